@@ -1,0 +1,418 @@
+//! The puzzle value type and the parser for one 81-cell puzzle field.
+//!
+//! A [`Grid`] is `[u8; 81]`, row-major (cell `r * 9 + c`, both 0-based), `0` = empty,
+//! `1..=9` = a digit. [`parse_cells`] turns one field of input bytes into a `Grid` or a
+//! [`ParseError`] that says what was found against what was expected; [`Grid::conflicts`]
+//! finds two equal givens in one unit without any search.
+
+use std::fmt;
+
+/// Number of cells in a grid.
+pub const CELLS: usize = 81;
+
+/// A Sudoku grid: `[u8; 81]`, row-major, `0` = empty, `1..=9` = digit.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Grid(pub [u8; CELLS]);
+
+/// Why a field is not a puzzle (or not a solution). Column numbers are 1-based characters.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// The field has the wrong number of characters.
+    #[error("{found} characters, expected 81{hint}")]
+    Length {
+        /// Characters found (Unicode scalar values, not bytes).
+        found: usize,
+        /// Extra explanation, e.g. a spreadsheet that dropped leading zeros; may be empty.
+        hint: &'static str,
+    },
+    /// A character that is neither a digit nor a blank symbol.
+    #[error("column {column}: invalid character {ch:?}")]
+    BadChar {
+        /// 1-based character column within the field.
+        column: usize,
+        /// The offending character (U+FFFD where the bytes are not UTF-8).
+        ch: char,
+    },
+    /// A blank where a full grid (a solution) was expected.
+    #[error("column {column}: blank {ch:?} in a solution, expected a digit 1-9")]
+    BlankInSolution {
+        /// 1-based character column within the field.
+        column: usize,
+        /// The blank symbol found.
+        ch: char,
+    },
+    /// The field is a number in scientific notation: a spreadsheet destroyed it.
+    #[error("{text:?} is a number in scientific notation, not 81 cells (a spreadsheet converted it; the digits are lost)")]
+    Scientific {
+        /// The field as found (truncated to 40 characters).
+        text: String,
+    },
+    /// The CSV row has a different number of fields than the header.
+    #[error("{found} fields, expected {expected}")]
+    FieldCount {
+        /// Fields in this row.
+        found: usize,
+        /// Fields in the header (or the first row).
+        expected: usize,
+    },
+    /// The CSV row has no field at the puzzle (or solution) column.
+    #[error("row has no column {column}")]
+    MissingField {
+        /// 1-based column index that is missing.
+        column: usize,
+    },
+    /// Two or more equal givens in one unit (row, column or box).
+    #[error("{0}")]
+    Conflict(String),
+}
+
+/// Returns whether `b` is one of the accepted blank symbols: `.`, `0`, `_`.
+#[inline]
+pub fn is_blank(b: u8) -> bool {
+    matches!(b, b'.' | b'0' | b'_')
+}
+
+/// Returns whether `b` can stand in a puzzle field: a digit `1-9` or a blank symbol.
+#[inline]
+pub fn is_cell_byte(b: u8) -> bool {
+    b.is_ascii_digit() || b == b'.' || b == b'_'
+}
+
+/// Parses exactly one field of 81 cells (`1-9` digits; `.`, `0`, `_` blanks) into a [`Grid`].
+///
+/// The field must hold nothing else: trailing separators are the caller's business.
+///
+/// # Errors
+/// [`ParseError::Length`] when the field is not 81 characters long, [`ParseError::Scientific`]
+/// for a spreadsheet number such as `4.972E+80`, [`ParseError::BadChar`] naming the first
+/// character that is neither a digit nor a blank.
+pub fn parse_cells(field: &[u8]) -> Result<Grid, ParseError> {
+    if field.len() == CELLS {
+        let mut g = [0u8; CELLS];
+        let mut ok = true;
+        for (dst, &b) in g.iter_mut().zip(field) {
+            ok &= is_cell_byte(b);
+            *dst = if b.is_ascii_digit() { b - b'0' } else { 0 };
+        }
+        if ok {
+            return Ok(Grid(g));
+        }
+    }
+    Err(diagnose(field))
+}
+
+/// Parses a full grid (a stored solution): 81 digits `1-9`, no blanks.
+///
+/// # Errors
+/// As [`parse_cells`], plus [`ParseError::BlankInSolution`] naming the first blank.
+pub fn parse_solution(field: &[u8]) -> Result<Grid, ParseError> {
+    let g = parse_cells(field)?;
+    match g.0.iter().position(|&d| d == 0) {
+        Some(i) => Err(ParseError::BlankInSolution {
+            column: i + 1,
+            ch: field[i] as char,
+        }),
+        None => Ok(g),
+    }
+}
+
+/// The slow path: explain why `field` is not 81 cells.
+#[cold]
+fn diagnose(field: &[u8]) -> ParseError {
+    let text = String::from_utf8_lossy(field);
+    let found = text.chars().count();
+    if looks_scientific(&text) {
+        return ParseError::Scientific {
+            text: text.chars().take(40).collect(),
+        };
+    }
+    if let Some((i, ch)) = text
+        .chars()
+        .enumerate()
+        .take(CELLS)
+        .find(|&(_, ch)| !(ch.is_ascii() && is_cell_byte(ch as u8)))
+    {
+        return ParseError::BadChar { column: i + 1, ch };
+    }
+    let hint = if (70..CELLS).contains(&found) && text.bytes().all(|b| b.is_ascii_digit()) {
+        " (all digits: leading zeros lost? a spreadsheet may have stored the puzzle as a number)"
+    } else {
+        ""
+    };
+    ParseError::Length { found, hint }
+}
+
+/// `4.972E+80`, `6.95127e80`: what a spreadsheet makes of an 81-digit number.
+fn looks_scientific(text: &str) -> bool {
+    let t = text.trim();
+    let Some(e) = t.find(['e', 'E']) else {
+        return false;
+    };
+    let (mantissa, exp) = (&t[..e], &t[e + 1..]);
+    let exp = exp.strip_prefix('+').unwrap_or(exp);
+    !mantissa.is_empty()
+        && mantissa.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && !exp.is_empty()
+        && exp.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The kind of a unit.
+const UNIT_NAMES: [&str; 3] = ["row", "col", "box"];
+
+/// Cells of unit `u` (0..27: rows 0-8, columns 9-17, boxes 18-26), row-major cell indices.
+pub const fn unit_cells(u: usize) -> [usize; 9] {
+    let mut cells = [0usize; 9];
+    let mut k = 0;
+    while k < 9 {
+        let i = u % 9;
+        cells[k] = match u / 9 {
+            0 => i * 9 + k,
+            1 => k * 9 + i,
+            _ => (i / 3 * 3 + k / 3) * 9 + i % 3 * 3 + k % 3,
+        };
+        k += 1;
+    }
+    cells
+}
+
+/// The 27 units: rows 0-8, columns 9-17, boxes 18-26.
+pub const UNITS: [[usize; 9]; 27] = {
+    let mut units = [[0usize; 9]; 27];
+    let mut u = 0;
+    while u < 27 {
+        units[u] = unit_cells(u);
+        u += 1;
+    }
+    units
+};
+
+/// Formats cell index `i` (0..81) as `rXcY`, 1-based.
+pub fn cell_name(i: usize) -> String {
+    format!("r{}c{}", i / 9 + 1, i % 9 + 1)
+}
+
+/// Formats unit `u` (0..27) as `row 1`, `col 2` or `box 3`, 1-based.
+pub fn unit_name(u: usize) -> String {
+    format!("{} {}", UNIT_NAMES[u / 9], u % 9 + 1)
+}
+
+impl Grid {
+    /// The empty grid.
+    pub const EMPTY: Grid = Grid([0; CELLS]);
+
+    /// Number of givens (non-zero cells), 0..=81.
+    pub fn clues(&self) -> u32 {
+        self.0.iter().filter(|&&d| d != 0).count() as u32
+    }
+
+    /// Every unit in which a digit stands more than once, in unit order (rows, columns,
+    /// boxes), then digit order, e.g. `9 twice in row 1 (r1c2, r1c3); 9 twice in col 2 (r1c2, r5c2)`.
+    /// `None` when no two equal digits share a unit. No search is done.
+    pub fn conflicts(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        for (u, cells) in UNITS.iter().enumerate() {
+            let mut seen = 0u16;
+            let mut dup = 0u16;
+            for &c in cells {
+                let d = self.0[c];
+                if d != 0 {
+                    let bit = 1 << d;
+                    dup |= seen & bit;
+                    seen |= bit;
+                }
+            }
+            for d in 1..=9u8 {
+                if dup & (1 << d) != 0 {
+                    let at: Vec<String> = cells
+                        .iter()
+                        .filter(|&&c| self.0[c] == d)
+                        .map(|&c| cell_name(c))
+                        .collect();
+                    let times = match at.len() {
+                        2 => "twice".to_string(),
+                        n => format!("{n} times"),
+                    };
+                    parts.push(format!(
+                        "{d} {times} in {} ({})",
+                        unit_name(u),
+                        at.join(", ")
+                    ));
+                }
+            }
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+
+    /// Whether this is a complete valid grid: every cell a digit, every unit a permutation of 1-9.
+    pub fn is_complete_valid(&self) -> bool {
+        self.0.iter().all(|&d| (1..=9).contains(&d)) && self.conflicts().is_none()
+    }
+
+    /// Whether every given of `puzzle` stands at the same cell in `self`.
+    pub fn keeps_givens(&self, puzzle: &Grid) -> bool {
+        puzzle
+            .0
+            .iter()
+            .zip(&self.0)
+            .all(|(&p, &s)| p == 0 || p == s)
+    }
+
+    /// Writes the grid as 81 bytes, `0` for empty cells, into `out`.
+    pub fn write_digits(&self, out: &mut [u8; CELLS]) {
+        for (o, &d) in out.iter_mut().zip(&self.0) {
+            *o = b'0' + d;
+        }
+    }
+}
+
+impl fmt::Display for Grid {
+    /// 81 characters, `.` for empty cells.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s: String = self
+            .0
+            .iter()
+            .map(|&d| if d == 0 { '.' } else { (b'0' + d) as char })
+            .collect();
+        f.write_str(&s)
+    }
+}
+
+impl fmt::Debug for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Grid({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: &str =
+        ".5..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..861.36.72.4";
+
+    #[test]
+    fn all_three_blank_symbols_parse_alike() {
+        let dots = parse_cells(P.as_bytes()).unwrap();
+        for blank in ["0", "_"] {
+            let other = P.replace('.', blank);
+            assert_eq!(parse_cells(other.as_bytes()).unwrap(), dots);
+        }
+        assert_eq!(
+            dots.clues() as usize,
+            P.bytes().filter(|&b| b != b'.').count()
+        );
+        assert_eq!(dots.to_string(), P);
+    }
+
+    #[test]
+    fn wrong_length_is_reported_in_characters() {
+        let e = parse_cells(&P.as_bytes()[..80]).unwrap_err();
+        assert_eq!(
+            e,
+            ParseError::Length {
+                found: 80,
+                hint: ""
+            }
+        );
+        let long = format!("{P}5");
+        assert!(matches!(
+            parse_cells(long.as_bytes()),
+            Err(ParseError::Length { found: 82, .. })
+        ));
+    }
+
+    #[test]
+    fn bad_character_names_its_column() {
+        let bad = P.replacen("5", "a", 1);
+        assert_eq!(
+            parse_cells(bad.as_bytes()).unwrap_err(),
+            ParseError::BadChar { column: 2, ch: 'a' }
+        );
+        for c in ["-", "x", "*"] {
+            let alias = P.replace('.', c);
+            assert_eq!(
+                parse_cells(alias.as_bytes()).unwrap_err(),
+                ParseError::BadChar {
+                    column: 1,
+                    ch: c.chars().next().unwrap()
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn multibyte_character_does_not_panic() {
+        // U+FF15 (full-width five): 3 bytes, so the line is 83 bytes but 81 characters.
+        let wide = P.replacen('5', "\u{FF15}", 1);
+        assert_eq!(wide.len(), 83);
+        assert_eq!(
+            parse_cells(wide.as_bytes()).unwrap_err(),
+            ParseError::BadChar {
+                column: 2,
+                ch: '\u{FF15}'
+            }
+        );
+        let e = parse_cells(&[0xff; 81]).unwrap_err();
+        assert_eq!(
+            e,
+            ParseError::BadChar {
+                column: 1,
+                ch: '\u{FFFD}'
+            }
+        );
+    }
+
+    #[test]
+    fn spreadsheet_damage_is_named() {
+        let e = parse_cells(b"4.972E+80").unwrap_err();
+        assert!(matches!(e, ParseError::Scientific { .. }), "{e}");
+        let zeros_lost =
+            "40100050107003960520008000000000017000906800803050620090060543600080700250097100";
+        let e = parse_cells(zeros_lost.as_bytes()).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("80 characters, expected 81 (all digits"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn solutions_reject_blanks() {
+        let s = "695127384138459672724836915851264739273981546946573821317692458489715263562348190";
+        let e = parse_solution(s.as_bytes()).unwrap_err();
+        assert_eq!(
+            e,
+            ParseError::BlankInSolution {
+                column: 81,
+                ch: '0'
+            }
+        );
+    }
+
+    #[test]
+    fn conflicts_list_every_unit() {
+        let g = parse_cells(
+            b".99..5.1.85.4....2432......1...69.83.9.....6.62.71...9......1945....4.37.4.3..6..",
+        )
+        .unwrap();
+        assert_eq!(
+            g.conflicts().unwrap(),
+            "9 twice in row 1 (r1c2, r1c3); 9 twice in col 2 (r1c2, r5c2); 9 twice in box 1 (r1c2, r1c3)"
+        );
+        assert_eq!(parse_cells(P.as_bytes()).unwrap().conflicts(), None);
+    }
+
+    #[test]
+    fn unit_table_covers_each_cell_three_times() {
+        let mut seen = [0; CELLS];
+        for unit in UNITS {
+            for c in unit {
+                seen[c] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&n| n == 3));
+        assert_eq!(UNITS[20], [6, 7, 8, 15, 16, 17, 24, 25, 26]);
+        assert_eq!(unit_name(20), "box 3");
+        assert_eq!(cell_name(80), "r9c9");
+    }
+}

@@ -1,0 +1,2 @@
+pub mod grid;
+pub mod solver;
