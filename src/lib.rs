@@ -1,2 +1,49 @@
+//! sudoku-batch: solve, verify and benchmark Sudoku puzzle datasets.
+//!
+//! The pipeline: [`input`] opens a file (memory-mapped) and works out its layout (one
+//! puzzle per line, or a CSV dataset), then cuts it into records; [`batch`] solves the
+//! records in fixed batches across a rayon pool with the stack-allocated bitmask
+//! [`solver`], and writes results in input order through [`output`]; [`report`] gathers
+//! counts, latency percentiles and guesses.
+//!
+//! ```
+//! use sudoku_batch::{grid::parse_cells, solver::solve};
+//! let line = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
+//! let puzzle = parse_cells(line.as_bytes()).unwrap();
+//! let found = solve(&puzzle, 2);
+//! assert_eq!(found.count, 1);
+//! let solution = found.grid.unwrap();
+//! assert!(solution.is_complete_valid() && solution.keeps_givens(&puzzle));
+//! ```
+
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs, clippy::undocumented_unsafe_blocks)]
+
+pub mod batch;
+pub mod cli;
 pub mod grid;
+pub mod input;
+pub mod output;
+pub mod report;
 pub mod solver;
+
+use std::process::ExitCode;
+
+/// Runs a parsed command line and returns the process exit code: 0 when every record
+/// was solved, 1 when some record is `multiple`, `unsolvable` or `invalid`.
+///
+/// # Errors
+/// Fatal errors (exit 2): bad flag combinations, unreadable inputs, unwritable outputs.
+pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        cli::Command::Solve(args) => {
+            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
+            let report = batch::run_solve(&cfg)?;
+            if report.interrupted {
+                return Ok(ExitCode::from(130));
+            }
+            let all_solved = report.status.solved == report.records;
+            Ok(ExitCode::from(if all_solved { 0 } else { 1 }))
+        }
+    }
+}

@@ -1,0 +1,430 @@
+//! The batch engine behind `solve`: read records in fixed batches, solve each batch across
+//! the rayon pool, write results in input order.
+//!
+//! Reading and writing run on one thread while the pool solves the current batch
+//! (`rayon::join`), so I/O overlaps the solving. Only three batches are alive at a time,
+//! so memory stays bounded whatever the input size. Output is byte-identical for any thread
+//! count, apart from the timing column of `--stats`.
+
+use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::grid::{Grid, ParseError};
+use crate::input::{self, Layout, LayoutOptions, RawRecord, RecordReader};
+use crate::output::{CsvWriter, LinesWriter, SolutionWriter, StatsWriter, Target};
+use crate::report::{InputInfo, SolveReport, Status, StatusCounts, Tally};
+use crate::solver;
+
+/// Records per batch: large enough to keep every core busy between two writes, small
+/// enough to keep memory low.
+pub const BATCH: usize = 32 * 1024;
+
+/// Set by the Ctrl-C handler: workers finish the current batch, then the run stops.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Everything `solve` needs, validated.
+#[derive(Clone, Debug)]
+pub struct SolveConfig {
+    /// Input paths; `-` is standard input.
+    pub inputs: Vec<String>,
+    /// Layout options shared by all inputs.
+    pub layout: LayoutOptions,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Count solutions up to this many: 1 = first solution only, 2 = tell unique from not.
+    pub limit: u32,
+    /// Solutions output path; `-` is standard output.
+    pub output: String,
+    /// Per-record stats CSV path, if wanted.
+    pub stats: Option<String>,
+    /// JSON report path, if wanted.
+    pub report: Option<String>,
+    /// No progress bar and no summary.
+    pub quiet: bool,
+    /// Memory-map regular files (else read them into memory).
+    pub mmap: bool,
+}
+
+/// The result of solving one record.
+#[derive(Clone, Debug)]
+pub struct SolvedRecord {
+    /// 0-based record index over the whole run.
+    pub record: u64,
+    /// 1-based line in its input.
+    pub line: u64,
+    /// What happened.
+    pub status: Status,
+    /// Solutions found, up to the limit.
+    pub solutions: u32,
+    /// Givens in the puzzle, when it parsed.
+    pub clues: Option<u32>,
+    /// Guesses the solver made.
+    pub guesses: u32,
+    /// Time spent on the conflict check and the solver, nanoseconds, monotonic clock.
+    pub solve_ns: u64,
+    /// The first solution found, if any.
+    pub solution: Option<Grid>,
+    /// Why the record is `invalid`, else `None`.
+    pub error: Option<ParseError>,
+}
+
+/// Classifies and solves one record, counting solutions up to `limit`.
+pub fn solve_record(raw: &RawRecord, limit: u32) -> SolvedRecord {
+    let mut res = SolvedRecord {
+        record: raw.record,
+        line: raw.line,
+        status: Status::Invalid,
+        solutions: 0,
+        clues: None,
+        guesses: 0,
+        solve_ns: 0,
+        solution: None,
+        error: None,
+    };
+    let puzzle = match &raw.puzzle {
+        Ok(p) => p,
+        Err(e) => {
+            res.error = Some(e.clone());
+            return res;
+        }
+    };
+    res.clues = Some(puzzle.clues());
+    let start = Instant::now();
+    if let Some(c) = puzzle.conflicts() {
+        res.solve_ns = elapsed_ns(start);
+        res.error = Some(ParseError::Conflict(c));
+        return res;
+    }
+    let s = solver::solve(puzzle, limit);
+    res.solve_ns = elapsed_ns(start);
+    res.solutions = s.count;
+    res.guesses = s.guesses;
+    res.solution = s.grid;
+    res.status = match s.count {
+        0 => Status::Unsolvable,
+        1 => Status::Solved,
+        _ if limit == 1 => Status::Solved,
+        _ => Status::Multiple,
+    };
+    res
+}
+
+fn elapsed_ns(start: Instant) -> u64 {
+    u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// Where solutions go: the writer picked by the first input's layout.
+enum Sink {
+    Lines(LinesWriter),
+    Csv(Box<CsvWriter>, Option<Vec<String>>),
+}
+
+impl Sink {
+    fn writer(&mut self) -> &mut dyn SolutionWriter {
+        match self {
+            Sink::Lines(w) => w,
+            Sink::Csv(w, _) => w.as_mut(),
+        }
+    }
+
+    fn commit(self) -> io::Result<()> {
+        match self {
+            Sink::Lines(w) => w.into_target().commit(),
+            Sink::Csv(w, _) => w.into_target()?.commit(),
+        }
+    }
+}
+
+/// Writes results, counts them and remembers the first invalid records for the summary.
+struct Collector<'a> {
+    sink: Option<Sink>,
+    stats: Option<StatsWriter>,
+    counts: StatusCounts,
+    tally: Tally,
+    path: &'a str,
+    notes: Vec<String>,
+    invalid_seen: u64,
+}
+
+/// Invalid records named one by one on stderr before the rest are only counted.
+const MAX_NOTES: usize = 10;
+
+impl Collector<'_> {
+    fn write(&mut self, raws: &[RawRecord], results: &[SolvedRecord]) -> Result<()> {
+        let sink = self
+            .sink
+            .as_mut()
+            .expect("the sink is opened before any batch");
+        let w = sink.writer();
+        for (raw, res) in raws.iter().zip(results) {
+            w.write(raw, res).context("cannot write solutions")?;
+            if let Some(s) = &mut self.stats {
+                s.write(res).context("cannot write --stats")?;
+            }
+            self.counts.add(res.status);
+            if res.status == Status::Invalid {
+                self.invalid_seen += 1;
+                if self.notes.len() < MAX_NOTES {
+                    let e = res.error.as_ref().map(ToString::to_string);
+                    self.notes.push(format!(
+                        "{}:{}: {}",
+                        self.path,
+                        res.line,
+                        e.unwrap_or_default()
+                    ));
+                }
+            } else {
+                self.tally.add(res.solve_ns, res.guesses);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
+    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if quiet || !io::stderr().is_terminal() {
+        pb.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    pb.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {bytes}/{total_bytes} {msg} ({eta} left)",
+        )
+        .expect("the template is valid")
+        .progress_chars("=> "),
+    );
+    pb
+}
+
+/// Runs `solve` as configured: reads every input, writes solutions, stats and report,
+/// prints the summary to stderr, and returns the report.
+///
+/// # Errors
+/// Fatal problems only (exit 2): an input that cannot be opened, a layout that cannot be
+/// worked out, inputs of different layouts, an output that cannot be written. Bad records
+/// are never errors: they are `invalid` records in the results.
+pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
+    let start = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let stats = match &cfg.stats {
+        Some(p) => Some(StatsWriter::new(Target::create(p)?).with_context(|| p.to_string())?),
+        None => None,
+    };
+    let mut col = Collector {
+        sink: None,
+        stats,
+        counts: StatusCounts::default(),
+        tally: Tally::default(),
+        path: "",
+        notes: Vec::new(),
+        invalid_seen: 0,
+    };
+    let mut inputs = Vec::new();
+    let mut next_record = 0;
+    let mut interrupted = false;
+    for path in &cfg.inputs {
+        let source = input::open(path, cfg.mmap)?;
+        let bytes = source.bytes();
+        let layout =
+            input::detect(bytes, &cfg.layout).map_err(|reason| input::InputError::Layout {
+                path: path.clone(),
+                reason,
+            })?;
+        open_sink(&mut col.sink, &layout, path, &cfg.output)?;
+        col.path = path;
+        let mut reader = RecordReader::new(bytes, &layout, next_record);
+        let pb = progress_bar(bytes.len() as u64, cfg.quiet);
+        interrupted = pool.install(|| pipeline(&mut reader, &mut col, cfg.limit, &pb, path))?;
+        pb.finish_and_clear();
+        let records = reader.next_record() - next_record;
+        next_record = reader.next_record();
+        if records == 0 && !cfg.quiet {
+            eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
+        }
+        inputs.push(InputInfo {
+            path: path.clone(),
+            bytes: bytes.len() as u64,
+            layout: layout.name(),
+            records,
+        });
+        if interrupted {
+            break;
+        }
+    }
+    if let Some(sink) = col.sink.take() {
+        sink.commit().context("cannot write solutions")?;
+    }
+    if let Some(s) = col.stats.take() {
+        s.commit().context("cannot write --stats")?;
+    }
+    let report = build_report(cfg, &col, inputs, start.elapsed(), interrupted);
+    if let Some(p) = &cfg.report {
+        write_json(p, &report)?;
+    }
+    print_summary(cfg, &col, &report);
+    Ok(report)
+}
+
+/// Opens the solutions writer on the first input; later inputs must have the same layout.
+fn open_sink(sink: &mut Option<Sink>, layout: &Layout, path: &str, output: &str) -> Result<()> {
+    match (sink.as_ref(), layout) {
+        (None, Layout::Lines { .. }) => {
+            *sink = Some(Sink::Lines(LinesWriter::new(Target::create(output)?)));
+        }
+        (None, Layout::Csv { header, .. }) => {
+            let w = CsvWriter::new(Target::create(output)?, header.as_deref())?;
+            *sink = Some(Sink::Csv(Box::new(w), header.clone()));
+        }
+        (Some(Sink::Lines(_)), Layout::Lines { .. }) => {}
+        (Some(Sink::Csv(_, first)), Layout::Csv { header, .. }) if first == header => {}
+        _ => bail!(
+            "{path}: its layout ({}) or header differs from the first input's; \
+             solve inputs of different layouts in separate runs",
+            layout.name()
+        ),
+    }
+    Ok(())
+}
+
+/// Reads, solves and writes one input batch by batch. Returns whether it was interrupted.
+fn pipeline(
+    reader: &mut RecordReader<'_>,
+    col: &mut Collector<'_>,
+    limit: u32,
+    pb: &ProgressBar,
+    path: &str,
+) -> Result<bool> {
+    let read_err = |e: csv::Error| {
+        let line = e.position().map_or(0, |p| p.line());
+        input::InputError::Csv {
+            path: path.to_string(),
+            line,
+            source: e,
+        }
+    };
+    let mut cur: Vec<RawRecord> = Vec::with_capacity(BATCH);
+    let mut next: Vec<RawRecord> = Vec::with_capacity(BATCH);
+    let mut prev: Vec<RawRecord> = Vec::with_capacity(BATCH);
+    let mut cur_res: Vec<SolvedRecord> = Vec::with_capacity(BATCH);
+    let mut prev_res: Vec<SolvedRecord> = Vec::with_capacity(BATCH);
+    reader.fill(&mut cur, BATCH).map_err(read_err)?;
+    let mut done = 0u64;
+    while !cur.is_empty() {
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            break;
+        }
+        let (io_result, ()) = rayon::join(
+            || -> Result<()> {
+                col.write(&prev, &prev_res)?;
+                reader.fill(&mut next, BATCH).map_err(read_err)?;
+                Ok(())
+            },
+            || {
+                cur.par_iter()
+                    .with_min_len(64)
+                    .map(|r| solve_record(r, limit))
+                    .collect_into_vec(&mut cur_res)
+            },
+        );
+        io_result?;
+        done += cur.len() as u64;
+        pb.set_position(reader.consumed());
+        pb.set_message(format!("{done} records"));
+        std::mem::swap(&mut prev, &mut cur);
+        std::mem::swap(&mut prev_res, &mut cur_res);
+        std::mem::swap(&mut cur, &mut next);
+    }
+    col.write(&prev, &prev_res)?;
+    Ok(INTERRUPTED.load(Ordering::Relaxed))
+}
+
+fn build_report(
+    cfg: &SolveConfig,
+    col: &Collector<'_>,
+    inputs: Vec<InputInfo>,
+    wall: Duration,
+    interrupted: bool,
+) -> SolveReport {
+    let records = col.counts.total();
+    let secs = wall.as_secs_f64();
+    SolveReport {
+        tool: "sudoku-batch",
+        version: env!("CARGO_PKG_VERSION"),
+        command: "solve",
+        input_bytes: inputs.iter().map(|i| i.bytes).sum(),
+        inputs,
+        records,
+        status: col.counts,
+        threads: cfg.threads,
+        solution_limit: cfg.limit,
+        wall_ms: secs * 1000.0,
+        puzzles_per_s: crate::report::ratio(records as f64, secs),
+        us_per_puzzle: crate::report::ratio(secs * 1e6, records as f64),
+        solve_ms_total: col.tally.solve_ns as f64 / 1e6,
+        latency: col.tally.latency(),
+        guesses_per_puzzle: col.tally.guesses_per_puzzle(),
+        no_guess_pct: col.tally.no_guess_pct(),
+        interrupted,
+    }
+}
+
+/// Writes `value` as pretty JSON to `path` (through a temporary renamed into place).
+///
+/// # Errors
+/// When the file cannot be written; the message names it.
+pub fn write_json<T: serde::Serialize>(path: &str, value: &T) -> Result<()> {
+    let mut t = Target::create(path)?;
+    serde_json::to_writer_pretty(&mut t, value).with_context(|| format!("{path}: cannot write"))?;
+    t.write_all(b"\n")?;
+    t.commit()?;
+    Ok(())
+}
+
+fn print_summary(cfg: &SolveConfig, col: &Collector<'_>, r: &SolveReport) {
+    let mut err = io::stderr().lock();
+    for n in &col.notes {
+        let _ = writeln!(err, "sudoku-batch: {n}");
+    }
+    let more = col.invalid_seen.saturating_sub(col.notes.len() as u64);
+    if more > 0 {
+        let _ = writeln!(
+            err,
+            "sudoku-batch: ... and {more} more invalid records (see --stats)"
+        );
+    }
+    if cfg.quiet {
+        return;
+    }
+    let c = &r.status;
+    let _ = writeln!(
+        err,
+        "sudoku-batch: {} records: {} solved, {} multiple, {} unsolvable, {} invalid{}",
+        r.records,
+        c.solved,
+        c.multiple,
+        c.unsolvable,
+        c.invalid,
+        if r.interrupted { " (interrupted)" } else { "" }
+    );
+    let _ = writeln!(
+        err,
+        "sudoku-batch: {:.3} s wall, {:.0} puzzles/s, {:.2} µs/puzzle, {} threads; latency p50 {:.1} µs, p99 {:.1} µs, max {:.1} µs; {:.2} guesses/puzzle, {:.1}% without a guess",
+        r.wall_ms / 1000.0,
+        r.puzzles_per_s,
+        r.us_per_puzzle,
+        r.threads,
+        r.latency.p50_us,
+        r.latency.p99_us,
+        r.latency.max_us,
+        r.guesses_per_puzzle,
+        r.no_guess_pct
+    );
+}

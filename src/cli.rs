@@ -1,0 +1,146 @@
+//! Command-line flags (clap derive) and their validation into the library's configs.
+
+use std::num::NonZeroUsize;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::batch::SolveConfig;
+use crate::input::{Format, LayoutOptions};
+
+/// Solve, verify and benchmark Sudoku puzzle datasets, millions of puzzles at a time.
+#[derive(Debug, Parser)]
+#[command(name = "sudoku-batch", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve every puzzle of one or more files; write solutions in input order.
+    Solve(SolveArgs),
+}
+
+/// Input layout for `--format`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum FormatArg {
+    /// Sniff: a CSV header naming a puzzle column means CSV, else one puzzle per line.
+    Auto,
+    /// One 81-character puzzle per line.
+    Lines,
+    /// A CSV file with a puzzle column.
+    Csv,
+}
+
+/// Flags shared by every command that reads puzzles.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Input files (`-` or none: standard input). Lines of 81 cells or a CSV dataset.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<String>,
+    /// Input layout.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub format: FormatArg,
+    /// CSV puzzle column: header name (case-insensitive) or 1-based index.
+    #[arg(long, value_name = "NAME")]
+    pub puzzle_column: Option<String>,
+    /// The CSV has no header row (pick the puzzle column by index, or it is found by content).
+    #[arg(long)]
+    pub no_header: bool,
+    /// Worker threads [default: all cores].
+    #[arg(short = 'j', long = "threads", value_name = "N")]
+    pub threads: Option<NonZeroUsize>,
+    /// No progress bar and no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Read files into memory instead of memory-mapping them (safe if a file may change
+    /// while it is read).
+    #[arg(long)]
+    pub no_mmap: bool,
+}
+
+/// Flags of `solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Inputs and how to read them.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Write solutions here (`-`: standard output).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: String,
+    /// Write per-record stats CSV: record,line,status,solutions,clues,guesses,solve_ns,error.
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<String>,
+    /// Write a JSON report (counts, throughput, latency percentiles, guesses).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<String>,
+    /// Stop at the first solution (fastest; does not prove uniqueness).
+    #[arg(long, conflicts_with = "limit")]
+    pub first: bool,
+    /// Count solutions up to N (2 tells unique from non-unique).
+    #[arg(long, value_name = "N", default_value = "2", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub limit: u32,
+}
+
+impl InputArgs {
+    fn layout(&self) -> LayoutOptions {
+        LayoutOptions {
+            format: match self.format {
+                FormatArg::Auto => Format::Auto,
+                FormatArg::Lines => Format::Lines,
+                FormatArg::Csv => Format::Csv,
+            },
+            puzzle_column: self.puzzle_column.clone(),
+            solution_column: None,
+            no_header: self.no_header,
+        }
+    }
+
+    fn inputs(&self) -> Vec<String> {
+        if self.inputs.is_empty() {
+            vec!["-".to_string()]
+        } else {
+            self.inputs.clone()
+        }
+    }
+
+    fn threads(&self) -> usize {
+        self.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+            NonZeroUsize::get,
+        )
+    }
+}
+
+impl SolveArgs {
+    /// Checks the flags together and builds the library config.
+    ///
+    /// # Errors
+    /// A message naming the flag when two flags do not fit together.
+    pub fn into_config(self) -> Result<SolveConfig, String> {
+        let inputs = self.input.inputs();
+        if inputs.iter().filter(|p| *p == "-").count() > 1 {
+            return Err("standard input (-) can be read only once".into());
+        }
+        for (flag, path) in [("--stats", &self.stats), ("--report", &self.report)] {
+            if path.as_deref() == Some("-") && self.output == "-" {
+                return Err(format!(
+                    "{flag} -: standard output already carries the solutions; give {flag} a file or use -o FILE"
+                ));
+            }
+        }
+        Ok(SolveConfig {
+            layout: self.input.layout(),
+            threads: self.input.threads(),
+            quiet: self.input.quiet,
+            mmap: !self.input.no_mmap,
+            inputs,
+            limit: if self.first { 1 } else { self.limit },
+            output: self.output,
+            stats: self.stats,
+            report: self.report,
+        })
+    }
+}

@@ -1,0 +1,111 @@
+//! CSV output: the input's columns as they are, plus a solution column and a status column.
+
+use std::io;
+
+use super::{SolutionWriter, Target};
+use crate::batch::SolvedRecord;
+use crate::input::RawRecord;
+
+/// Writes each CSV record with two added columns: the 81-digit solution (empty when there
+/// is none) and the status word. The added names are `solution` and `status`, suffixed with
+/// `_2`, `_3`, ... where the input already has such a column. A row shorter than the header
+/// is padded with empty fields; a longer one keeps all its fields.
+pub struct CsvWriter {
+    out: csv::Writer<Target>,
+    row: csv::ByteRecord,
+    /// Fields per input row (the header's, else the first row's): short rows are padded
+    /// with empty fields so the added columns always line up.
+    width: Option<usize>,
+}
+
+/// `base`, or `base_2`, `base_3`, ...: the first name not in `taken` (case-insensitive).
+fn fresh_name(base: &str, taken: &[String]) -> String {
+    let clash = |n: &str| taken.iter().any(|t| t.eq_ignore_ascii_case(n));
+    if !clash(base) {
+        return base.to_string();
+    }
+    (2..)
+        .map(|i| format!("{base}_{i}"))
+        .find(|n| !clash(n))
+        .expect("some suffix is free")
+}
+
+impl CsvWriter {
+    /// Writes the header (when the input has one) to `out`.
+    ///
+    /// # Errors
+    /// Any I/O error.
+    pub fn new(out: Target, header: Option<&[String]>) -> io::Result<CsvWriter> {
+        // Ragged input rows are copied as they are, so rows may differ in length.
+        let mut out = csv::WriterBuilder::new().flexible(true).from_writer(out);
+        if let Some(h) = header {
+            let mut names = h.to_vec();
+            let sol = fresh_name("solution", &names);
+            names.push(sol);
+            let status = fresh_name("status", &names);
+            names.push(status);
+            out.write_record(&names)?;
+        }
+        Ok(CsvWriter {
+            out,
+            row: csv::ByteRecord::new(),
+            width: header.map(<[String]>::len),
+        })
+    }
+
+    /// The destination, to commit when the run is done.
+    ///
+    /// # Errors
+    /// A flush error.
+    pub fn into_target(self) -> io::Result<Target> {
+        self.out
+            .into_inner()
+            .map_err(|e| io::Error::new(e.error().kind(), e.to_string()))
+    }
+}
+
+impl SolutionWriter for CsvWriter {
+    fn write(&mut self, raw: &RawRecord, res: &SolvedRecord) -> io::Result<()> {
+        self.row.clear();
+        if let Some(fields) = &raw.fields {
+            for f in fields {
+                self.row.push_field(f);
+            }
+            let width = *self.width.get_or_insert(fields.len());
+            while self.row.len() < width {
+                self.row.push_field(b"");
+            }
+        }
+        let mut digits = [0u8; 81];
+        match &res.solution {
+            Some(g) => {
+                g.write_digits(&mut digits);
+                self.row.push_field(&digits);
+            }
+            None => self.row.push_field(b""),
+        }
+        self.row.push_field(res.status.as_str().as_bytes());
+        self.out.write_byte_record(&self.row)?;
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fresh_name;
+
+    #[test]
+    fn added_column_names_never_clash() {
+        let taken = vec![
+            "quizzes".to_string(),
+            "Solution".to_string(),
+            "solution_2".to_string(),
+        ];
+        assert_eq!(fresh_name("solution", &taken), "solution_3");
+        assert_eq!(fresh_name("status", &taken), "status");
+    }
+}

@@ -1,0 +1,213 @@
+//! Run statistics: counts by status, latency percentiles, guesses; the JSON report.
+
+use hdrhistogram::Histogram;
+use serde::Serialize;
+
+/// What happened to one record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Exactly one solution (or, with `--first`, the first one found).
+    Solved,
+    /// Two or more solutions; the first one found is still written.
+    Multiple,
+    /// No solution, and no two givens conflict.
+    Unsolvable,
+    /// Not a puzzle: wrong length, a bad character, or two equal givens in one unit.
+    Invalid,
+}
+
+impl Status {
+    /// The lower-case word used in every output: `solved`, `multiple`, `unsolvable`, `invalid`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Multiple => "multiple",
+            Status::Unsolvable => "unsolvable",
+            Status::Invalid => "invalid",
+        }
+    }
+}
+
+/// Records counted by status.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct StatusCounts {
+    /// Records with status `solved`.
+    pub solved: u64,
+    /// Records with status `multiple`.
+    pub multiple: u64,
+    /// Records with status `unsolvable`.
+    pub unsolvable: u64,
+    /// Records with status `invalid`.
+    pub invalid: u64,
+}
+
+impl StatusCounts {
+    /// Adds one record of `status`.
+    pub fn add(&mut self, status: Status) {
+        *match status {
+            Status::Solved => &mut self.solved,
+            Status::Multiple => &mut self.multiple,
+            Status::Unsolvable => &mut self.unsolvable,
+            Status::Invalid => &mut self.invalid,
+        } += 1;
+    }
+
+    /// All records counted.
+    pub fn total(&self) -> u64 {
+        self.solved + self.multiple + self.unsolvable + self.invalid
+    }
+}
+
+/// Latency percentiles of the per-record solve time, in microseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Latency {
+    /// Median, µs.
+    pub p50_us: f64,
+    /// 90th percentile, µs.
+    pub p90_us: f64,
+    /// 99th percentile, µs.
+    pub p99_us: f64,
+    /// Slowest record, µs.
+    pub max_us: f64,
+    /// Mean, µs.
+    pub mean_us: f64,
+}
+
+/// Accumulates per-record solve times (nanoseconds, monotonic clock) and guess counts.
+///
+/// Percentiles come from an HDR histogram with 3 significant digits, so memory stays
+/// constant whatever the number of records.
+pub struct Tally {
+    hist: Histogram<u64>,
+    /// Records that reached the solver (not `invalid`).
+    pub solved_by_search: u64,
+    /// Total guesses over those records.
+    pub guesses: u64,
+    /// Of those records, how many needed no guess.
+    pub no_guess: u64,
+    /// Sum of solve times, nanoseconds.
+    pub solve_ns: u64,
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        Tally {
+            hist: Histogram::new(3).expect("3 significant digits is a valid precision"),
+            solved_by_search: 0,
+            guesses: 0,
+            no_guess: 0,
+            solve_ns: 0,
+        }
+    }
+}
+
+impl Tally {
+    /// Adds one record that reached the solver: its solve time (ns) and guesses.
+    pub fn add(&mut self, solve_ns: u64, guesses: u32) {
+        // The histogram grows to fit; should growing ever fail, clamp rather than drop.
+        if self.hist.record(solve_ns.max(1)).is_err() {
+            self.hist.saturating_record(solve_ns.max(1));
+        }
+        self.solved_by_search += 1;
+        self.guesses += u64::from(guesses);
+        self.no_guess += u64::from(guesses == 0);
+        self.solve_ns += solve_ns;
+    }
+
+    /// Adds everything `other` counted.
+    pub fn merge(&mut self, other: &Tally) {
+        // Both histograms auto-resize, so adding cannot fail for range reasons.
+        let _ = self.hist.add(&other.hist);
+        self.solved_by_search += other.solved_by_search;
+        self.guesses += other.guesses;
+        self.no_guess += other.no_guess;
+        self.solve_ns += other.solve_ns;
+    }
+
+    /// Latency percentiles in µs; all zero when nothing was solved.
+    pub fn latency(&self) -> Latency {
+        if self.hist.is_empty() {
+            return Latency::default();
+        }
+        let us = |ns: u64| ns as f64 / 1000.0;
+        Latency {
+            p50_us: us(self.hist.value_at_quantile(0.50)),
+            p90_us: us(self.hist.value_at_quantile(0.90)),
+            p99_us: us(self.hist.value_at_quantile(0.99)),
+            max_us: us(self.hist.max()),
+            mean_us: self.hist.mean() / 1000.0,
+        }
+    }
+
+    /// Guesses per record that reached the solver; 0 when none did.
+    pub fn guesses_per_puzzle(&self) -> f64 {
+        ratio(self.guesses as f64, self.solved_by_search as f64)
+    }
+
+    /// Percentage of solver records that needed no guess; 0 when none did.
+    pub fn no_guess_pct(&self) -> f64 {
+        100.0 * ratio(self.no_guess as f64, self.solved_by_search as f64)
+    }
+}
+
+/// `a / b`, or 0 when `b` is 0: reports never show NaN or infinity.
+pub fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 {
+        a / b
+    } else {
+        0.0
+    }
+}
+
+/// One input of a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct InputInfo {
+    /// Path as given (`-` for stdin).
+    pub path: String,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// Layout read: `lines` or `csv`.
+    pub layout: &'static str,
+    /// Data records read.
+    pub records: u64,
+}
+
+/// The JSON written by `solve --report FILE`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveReport {
+    /// `sudoku-batch`.
+    pub tool: &'static str,
+    /// Tool version (Cargo package version).
+    pub version: &'static str,
+    /// `solve`.
+    pub command: &'static str,
+    /// The inputs, in order.
+    pub inputs: Vec<InputInfo>,
+    /// Total input size, bytes.
+    pub input_bytes: u64,
+    /// Records processed.
+    pub records: u64,
+    /// Records by status.
+    pub status: StatusCounts,
+    /// Worker threads.
+    pub threads: usize,
+    /// Solution count limit (1 with `--first`, else 2 unless `--limit`).
+    pub solution_limit: u32,
+    /// Wall time of the whole run (read, solve, write), milliseconds.
+    pub wall_ms: f64,
+    /// Records per second of wall time.
+    pub puzzles_per_s: f64,
+    /// Wall time per record, microseconds.
+    pub us_per_puzzle: f64,
+    /// Sum of per-record solve times, milliseconds (CPU work over all threads).
+    pub solve_ms_total: f64,
+    /// Per-record solve time percentiles, microseconds (records that reached the solver).
+    pub latency: Latency,
+    /// Guesses per record that reached the solver.
+    pub guesses_per_puzzle: f64,
+    /// Percentage of those records solved without a guess.
+    pub no_guess_pct: f64,
+    /// Whether the run was interrupted (Ctrl-C) before the end.
+    pub interrupted: bool,
+}

@@ -1,0 +1,221 @@
+//! End-to-end tests of `sudoku-batch solve` on the committed sample and on small inputs.
+
+mod common;
+
+use common::{assert_solves, bin, cells, data_lines, stats_rows};
+use predicates::prelude::*;
+use std::fs;
+
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample.txt");
+const SAMPLE_CSV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample_kaggle.csv");
+
+#[test]
+fn sample_lines_all_solved_and_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    let stats = dir.path().join("stats.csv");
+    let report = dir.path().join("report.json");
+    bin()
+        .args(["solve", "-q", SAMPLE, "-o"])
+        .arg(&out)
+        .arg("--stats")
+        .arg(&stats)
+        .arg("--report")
+        .arg(&report)
+        .assert()
+        .code(0);
+    let puzzles = data_lines(&fs::read_to_string(SAMPLE).unwrap());
+    let sols: Vec<String> = fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(sols.len(), puzzles.len());
+    for ((line, p), s) in puzzles.iter().zip(&sols) {
+        assert_solves(p, s, &format!("sample line {line}"));
+    }
+    let rows = stats_rows(&fs::read_to_string(&stats).unwrap());
+    assert_eq!(rows.len(), puzzles.len());
+    for (i, (row, (line, p))) in rows.iter().zip(&puzzles).enumerate() {
+        assert_eq!(row[0], i.to_string());
+        assert_eq!(row[1], line.to_string());
+        assert_eq!(row[2], "solved");
+        assert_eq!(row[3], "1");
+        let clues = cells(p).iter().filter(|&&d| d != 0).count();
+        assert_eq!(row[4], clues.to_string());
+        assert!(row[6].parse::<u64>().is_ok());
+        assert_eq!(row[7], "");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["records"], puzzles.len());
+    assert_eq!(json["status"]["solved"], puzzles.len());
+    assert!(json["latency"]["p50_us"].as_f64().unwrap() > 0.0);
+    assert!(
+        json["latency"]["max_us"].as_f64().unwrap() >= json["latency"]["p99_us"].as_f64().unwrap()
+    );
+}
+
+#[test]
+fn sample_csv_keeps_columns_and_adds_solution_and_status() {
+    let out = bin()
+        .args(["solve", "-q", SAMPLE_CSV])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let mut rdr = csv::Reader::from_reader(out.as_slice());
+    assert_eq!(
+        rdr.headers().unwrap(),
+        vec!["quizzes", "solutions", "solution", "status"]
+    );
+    let mut n = 0;
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        assert_solves(&rec[0], &rec[2], "sample csv");
+        assert_eq!(
+            &rec[1], &rec[2],
+            "unique puzzle: our solution is the dataset's"
+        );
+        assert_eq!(&rec[3], "solved");
+        n += 1;
+    }
+    let expected = fs::read_to_string(SAMPLE_CSV).unwrap().lines().count() - 1;
+    assert_eq!(n, expected);
+}
+
+/// The stats CSV without its timing column, which is the only one allowed to differ.
+fn without_timing(stats: &str) -> Vec<Vec<String>> {
+    stats_rows(stats)
+        .into_iter()
+        .map(|mut r| {
+            r.remove(6);
+            r
+        })
+        .collect()
+}
+
+#[test]
+fn one_thread_and_two_threads_give_identical_output() {
+    let dir = tempfile::tempdir().unwrap();
+    // Mixed statuses make order mistakes visible.
+    let input = dir.path().join("mixed.txt");
+    let mut text = fs::read_to_string(SAMPLE).unwrap();
+    text.push_str(
+        "11...............................................................................\n",
+    );
+    text.push_str(&".".repeat(81));
+    text.push_str("\nnot a puzzle\n");
+    fs::write(&input, text.repeat(3)).unwrap();
+    let mut outputs = Vec::new();
+    for j in ["1", "2"] {
+        let out = dir.path().join(format!("out{j}.txt"));
+        let stats = dir.path().join(format!("stats{j}.csv"));
+        bin()
+            .args(["solve", "-q", "-j", j])
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .arg("--stats")
+            .arg(&stats)
+            .assert()
+            .code(1);
+        outputs.push((
+            fs::read(&out).unwrap(),
+            without_timing(&fs::read_to_string(&stats).unwrap()),
+        ));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+}
+
+#[test]
+fn stdin_is_read_when_no_input_or_dash() {
+    let puzzle = fs::read_to_string(SAMPLE)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    for args in [vec!["solve", "-q"], vec!["solve", "-q", "-"]] {
+        let out = bin()
+            .args(&args)
+            .write_stdin(format!("{puzzle}\n"))
+            .assert()
+            .code(0)
+            .get_output()
+            .stdout
+            .clone();
+        let s = String::from_utf8(out).unwrap();
+        assert_solves(&puzzle, s.trim_end(), "stdin");
+    }
+}
+
+#[test]
+fn exit_codes() {
+    // 1: a record is not solved.
+    bin()
+        .args(["solve", "-q"])
+        .write_stdin(format!("{}\n", ".".repeat(81)))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::is_match("^[1-9]{81}\n$").unwrap());
+    // 2: missing input, a directory, bad flags; one line, no panic.
+    for args in [
+        vec!["solve", "/nonexistent/p.txt"],
+        vec!["solve", "/"],
+        vec!["solve", "-j", "0", SAMPLE],
+        vec!["solve", "--format", "xml", SAMPLE],
+    ] {
+        let a = bin().args(&args).assert().code(2);
+        let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    bin()
+        .args(["solve", "/nonexistent/p.txt"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("/nonexistent/p.txt")
+                .and(predicate::str::contains("No such file")),
+        );
+    bin()
+        .args(["solve", "/"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is a directory"));
+    // 0: empty input is a clean 0-record run.
+    bin()
+        .args(["solve"])
+        .write_stdin("")
+        .assert()
+        .code(0)
+        .stdout("")
+        .stderr(predicate::str::contains("0 records"));
+}
+
+#[test]
+fn unwritable_output_is_fatal_and_named() {
+    bin()
+        .args(["solve", "-q", SAMPLE, "-o", "/nonexistent-dir/out.txt"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("/nonexistent-dir/out.txt"));
+}
+
+#[test]
+fn first_mode_solves_without_proving_uniqueness() {
+    let out = bin()
+        .args(["solve", "-q", "--first"])
+        .write_stdin(format!("{}\n", ".".repeat(81)))
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert_solves(
+        &".".repeat(81),
+        String::from_utf8(out).unwrap().trim_end(),
+        "--first empty grid",
+    );
+}

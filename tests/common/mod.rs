@@ -1,0 +1,109 @@
+//! Helpers shared by the integration tests: the binary, an independent solution checker,
+//! and the location of `../shared` (present on developer machines and CI).
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// The `sudoku-batch` binary built by cargo.
+pub fn bin() -> Command {
+    Command::cargo_bin("sudoku-batch").expect("the binary is built")
+}
+
+/// `../shared/<sub>` beside the repo, or `None` with a clear note that the tests using it
+/// are skipped.
+pub fn shared(sub: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("shared")
+        .join(sub);
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: {} is not present; the tests that read it did not run",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// Digits of an 81-character puzzle or grid string, `0` for any blank (`.`, `0`, `_`).
+pub fn cells(s: &str) -> Vec<u8> {
+    s.bytes()
+        .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+        .collect()
+}
+
+/// Panics unless `solution` is a complete valid grid that keeps every given of `puzzle`.
+/// Written independently of the library: each row, column and box must hold 1..=9 once.
+pub fn assert_solves(puzzle: &str, solution: &str, context: &str) {
+    let s = cells(solution);
+    assert_eq!(
+        s.len(),
+        81,
+        "{context}: solution {solution:?} is not 81 cells"
+    );
+    assert!(
+        s.iter().all(|&d| (1..=9).contains(&d)),
+        "{context}: blank in {solution}"
+    );
+    for k in 0..9 {
+        let row: Vec<u8> = (0..9).map(|i| s[k * 9 + i]).collect();
+        let col: Vec<u8> = (0..9).map(|i| s[i * 9 + k]).collect();
+        let bx: Vec<u8> = (0..9)
+            .map(|i| s[(k / 3 * 3 + i / 3) * 9 + k % 3 * 3 + i % 3])
+            .collect();
+        for unit in [row, col, bx] {
+            let mut seen = [false; 10];
+            for d in unit {
+                assert!(
+                    !seen[d as usize],
+                    "{context}: {d} repeats in a unit of {solution}"
+                );
+                seen[d as usize] = true;
+            }
+        }
+    }
+    let p = cells(puzzle);
+    for (i, (&g, &d)) in p.iter().zip(&s).enumerate() {
+        assert!(
+            g == 0 || g == d,
+            "{context}: cell {i} given {g} but solution has {d}"
+        );
+    }
+}
+
+/// The data lines of a lines file: not blank, not `#` comments, trailing blanks removed.
+pub fn data_lines(text: &str) -> Vec<(usize, String)> {
+    text.trim_start_matches('\u{feff}')
+        .split('\n')
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end().to_string()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+
+/// Parses a `--stats` CSV into rows of fields (header removed, checked).
+pub fn stats_rows(text: &str) -> Vec<Vec<String>> {
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = rdr.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(
+        header,
+        [
+            "record",
+            "line",
+            "status",
+            "solutions",
+            "clues",
+            "guesses",
+            "solve_ns",
+            "error"
+        ]
+    );
+    rdr.records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect()
+}
