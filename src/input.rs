@@ -356,6 +356,10 @@ fn trailing_solution(rest: &[u8]) -> Option<Result<Grid, ParseError>> {
         .map(parse_solution)
 }
 
+fn count_newlines(bytes: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', bytes).count() as u64
+}
+
 /// Reads records of one input in batches.
 pub enum RecordReader<'a> {
     /// A lines input.
@@ -393,6 +397,8 @@ impl<'a> RecordReader<'a> {
                     let _ = rdr.read_byte_record(&mut skip_header);
                 }
                 RecordReader::Csv(CsvReader {
+                    line_at: (0, 1),
+                    body,
                     rdr,
                     offset: bytes.len() - body.len(),
                     record: first_record,
@@ -497,6 +503,10 @@ impl LineReader<'_> {
 
 /// Reads a CSV input with the `csv` crate.
 pub struct CsvReader<'a> {
+    body: &'a [u8],
+    /// A byte offset in `body` and the 1-based line that starts there: line numbers are
+    /// counted here from newline bytes, since the csv crate's own count does not fit CRLF.
+    line_at: (u64, u64),
     rdr: csv::Reader<&'a [u8]>,
     offset: usize,
     record: u64,
@@ -509,7 +519,17 @@ impl CsvReader<'_> {
     fn fill(&mut self, out: &mut Vec<RawRecord>, max: usize) -> Result<(), csv::Error> {
         let mut rec = csv::ByteRecord::new();
         while out.len() < max && self.rdr.read_byte_record(&mut rec)? {
-            let line = rec.position().map_or(0, |p| p.line());
+            // The csv crate may place a record's start on the `\n` of the previous CRLF.
+            let mut at = rec.position().map_or(self.line_at.0, csv::Position::byte);
+            while matches!(self.body.get(at as usize), Some(b'\r' | b'\n')) {
+                at += 1;
+            }
+            let skipped = self
+                .body
+                .get(self.line_at.0 as usize..at as usize)
+                .unwrap_or(&[]);
+            self.line_at = (at, self.line_at.1 + count_newlines(skipped));
+            let line = self.line_at.1;
             let expected = *self.expected_fields.get_or_insert(rec.len());
             let field = |i: usize| {
                 rec.get(i)

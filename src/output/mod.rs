@@ -28,12 +28,15 @@ pub trait SolutionWriter {
     fn flush(&mut self) -> io::Result<()>;
 }
 
-/// A destination: standard output, or a file written through a temporary that is renamed
-/// over the target on [`Target::commit`]; dropped uncommitted, the temporary is removed and
-/// the target is left as it was.
+/// A destination: standard output; a device, FIFO or symlink, written directly; or a regular file,
+/// written through a temporary beside it that is renamed over the target on
+/// [`Target::commit`]. Dropped uncommitted, the temporary is removed and the target is left
+/// as it was.
 pub enum Target {
     /// Standard output (`-`).
     Stdout(BufWriter<io::Stdout>),
+    /// A device, FIFO, socket or symlink given as the target, written directly.
+    Device(BufWriter<std::fs::File>),
     /// A temporary file beside the target.
     File {
         /// The buffered temporary file.
@@ -56,14 +59,30 @@ impl Target {
                 io::stdout(),
             )));
         }
-        let target = Path::new(path);
+        let named = |e: io::Error| io::Error::new(e.kind(), format!("{path}: {e}"));
+        if Path::new(path).is_dir() {
+            return Err(io::Error::other(format!("{path}: is a directory")));
+        }
+        match std::fs::symlink_metadata(path) {
+            // A device, FIFO, socket or symlink (`/dev/stdout`, `/dev/null`, a named pipe, a
+            // link to a file): write to it directly. Renaming a temporary over it would
+            // replace the device node or the link itself.
+            Ok(m) if !m.is_file() => {
+                let f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(true)
+                    .open(path)
+                    .map_err(named)?;
+                return Ok(Target::Device(BufWriter::with_capacity(1 << 16, f)));
+            }
+            _ => {}
+        }
+        let target = Path::new(path).to_path_buf();
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
         };
-        if target.is_dir() {
-            return Err(io::Error::other(format!("{path}: is a directory")));
-        }
         let tmp = tempfile::Builder::new()
             .prefix(".sudoku-batch-")
             .suffix(".tmp")
@@ -71,7 +90,7 @@ impl Target {
             .map_err(|e| io::Error::new(e.kind(), format!("{path}: cannot write here: {e}")))?;
         Ok(Target::File {
             out: BufWriter::with_capacity(1 << 16, tmp),
-            path: target.to_path_buf(),
+            path: target,
         })
     }
 
@@ -82,6 +101,7 @@ impl Target {
     pub fn commit(self) -> io::Result<()> {
         match self {
             Target::Stdout(mut w) => w.flush(),
+            Target::Device(mut w) => w.flush(),
             Target::File { out, path } => {
                 let named =
                     |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
@@ -98,18 +118,21 @@ impl Write for Target {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
             Target::Stdout(w) => w.write(buf),
+            Target::Device(w) => w.write(buf),
             Target::File { out, .. } => out.write(buf),
         }
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match self {
             Target::Stdout(w) => w.write_all(buf),
+            Target::Device(w) => w.write_all(buf),
             Target::File { out, .. } => out.write_all(buf),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Target::Stdout(w) => w.flush(),
+            Target::Device(w) => w.flush(),
             Target::File { out, .. } => out.flush(),
         }
     }
@@ -176,5 +199,61 @@ impl StatsWriter {
             .into_inner()
             .map_err(|e| io::Error::other(e.to_string()))?
             .commit()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regular_file_is_replaced_only_on_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        std::fs::write(&path, "old").unwrap();
+        let p = path.to_str().unwrap();
+        let mut t = Target::create(p).unwrap();
+        t.write_all(b"new").unwrap();
+        t.flush().unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        drop(t);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "old",
+            "dropped: target untouched"
+        );
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "temporary removed"
+        );
+        let mut t = Target::create(p).unwrap();
+        t.write_all(b"new").unwrap();
+        t.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+    }
+
+    #[test]
+    fn symlink_target_is_written_through_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.txt");
+        let link = dir.path().join("link.txt");
+        std::fs::write(&real, "old").unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let mut t = Target::create(link.to_str().unwrap()).unwrap();
+        t.write_all(b"new").unwrap();
+        t.commit().unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
+    }
+
+    #[test]
+    fn directory_target_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = Target::create(dir.path().to_str().unwrap()).err().unwrap();
+        assert!(e.to_string().contains("is a directory"), "{e}");
     }
 }
