@@ -221,6 +221,9 @@ impl Grid {
                     seen |= bit;
                 }
             }
+            if dup == 0 {
+                continue;
+            }
             for d in 1..=9u8 {
                 if dup & (1 << d) != 0 {
                     let at: Vec<String> = cells
