@@ -18,6 +18,7 @@ use crate::grid::{Grid, ParseError};
 use crate::input::{self, Layout, LayoutOptions, RawRecord, RecordReader};
 use crate::output::{CsvWriter, LinesWriter, SolutionWriter, StatsWriter, Target};
 use crate::report::{InputInfo, SolveReport, Status, StatusCounts, Tally};
+use crate::shard::{self, Shard};
 use crate::solver;
 
 /// Records per batch: large enough to keep every core busy between two writes, small
@@ -48,6 +49,8 @@ pub struct SolveConfig {
     pub quiet: bool,
     /// Memory-map regular files (else read them into memory).
     pub mmap: bool,
+    /// Read only this shard of each input (`--shard K/N`); `None` reads everything.
+    pub shard: Option<Shard>,
 }
 
 /// The result of solving one record.
@@ -240,12 +243,23 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
             })?;
         open_sink(&mut col.sink, &layout, path, &cfg.output)?;
         col.path = path;
-        let mut reader = RecordReader::new(bytes, &layout, next_record);
+        let mut reader = match cfg.shard {
+            None => RecordReader::new(bytes, &layout, next_record),
+            Some(s) => {
+                let range = shard::range(bytes, &layout, s);
+                RecordReader::new_range(bytes, &layout, &range, next_record)
+            }
+        };
+        let first_record = reader.next_record();
         let pb = progress_bar(bytes.len() as u64, cfg.quiet);
         interrupted = pool.install(|| pipeline(&mut reader, &mut col, cfg.limit, &pb, path))?;
         pb.finish_and_clear();
-        let records = reader.next_record() - next_record;
-        next_record = reader.next_record();
+        let records = reader.next_record() - first_record;
+        // A shard numbers the next input's records after all of this input's, as the whole run.
+        next_record = match cfg.shard {
+            None => reader.next_record(),
+            Some(_) => next_record + shard::total_records(bytes, &layout),
+        };
         if records == 0 && !cfg.quiet {
             eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
         }
@@ -373,6 +387,8 @@ fn build_report(
         guesses_per_puzzle: col.tally.guesses_per_puzzle(),
         no_guess_pct: col.tally.no_guess_pct(),
         interrupted,
+        shard: cfg.shard.map(|s| s.to_string()),
+        tally: col.tally.summary(),
     }
 }
 

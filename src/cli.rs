@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::batch::SolveConfig;
 use crate::input::{Format, LayoutOptions};
+use crate::shard::Shard;
 
 /// Solve, verify and benchmark Sudoku puzzle datasets, millions of puzzles at a time.
 #[derive(Debug, Parser)]
@@ -59,6 +60,10 @@ pub struct InputArgs {
     /// while it is read).
     #[arg(long)]
     pub no_mmap: bool,
+    /// Read only shard K of N (1 <= K <= N) of each input: the K-th of N byte ranges cut at
+    /// line starts, with the true record and line numbers of the whole file.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
 }
 
 /// Flags of `solve`.
@@ -106,6 +111,13 @@ impl InputArgs {
         }
     }
 
+    fn shard(&self) -> Result<Option<Shard>, String> {
+        self.shard
+            .as_deref()
+            .map(|s| s.parse().map_err(|e| format!("--shard {e}")))
+            .transpose()
+    }
+
     fn threads(&self) -> usize {
         self.threads.map_or_else(
             || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
@@ -136,6 +148,7 @@ impl SolveArgs {
             threads: self.input.threads(),
             quiet: self.input.quiet,
             mmap: !self.input.no_mmap,
+            shard: self.input.shard()?,
             inputs,
             limit: if self.first { 1 } else { self.limit },
             output: self.output,

@@ -410,6 +410,48 @@ impl<'a> RecordReader<'a> {
         }
     }
 
+    /// A reader over the part of `bytes` in `range` (a `--shard`, see [`crate::shard`]):
+    /// records are numbered from `record_base + range.first_record` and lines from
+    /// `range.first_line`, so they are those of the whole input. `range.start` is past any
+    /// BOM and CSV header.
+    pub fn new_range(
+        bytes: &'a [u8],
+        layout: &Layout,
+        range: &crate::shard::ShardRange,
+        record_base: u64,
+    ) -> RecordReader<'a> {
+        let record = record_base + range.first_record;
+        let body = &bytes[range.start..range.end];
+        match layout {
+            Layout::Lines { field } => RecordReader::Lines(LineReader {
+                bytes: &bytes[..range.end],
+                offset: 0,
+                pos: range.start,
+                line: range.first_line.saturating_sub(1),
+                record,
+                field: *field,
+            }),
+            Layout::Csv {
+                header,
+                puzzle,
+                solution,
+            } => RecordReader::Csv(CsvReader {
+                body,
+                line_at: (0, range.first_line),
+                rdr: csv::ReaderBuilder::new()
+                    .has_headers(false)
+                    .flexible(true)
+                    .comment(Some(b'#'))
+                    .from_reader(body),
+                offset: range.start,
+                record,
+                puzzle: *puzzle,
+                solution: *solution,
+                expected_fields: header.as_ref().map(Vec::len),
+            }),
+        }
+    }
+
     /// Clears `out` and fills it with up to `max` records. An empty `out` means the end.
     ///
     /// # Errors

@@ -23,8 +23,10 @@ pub mod batch;
 pub mod cli;
 pub mod grid;
 pub mod input;
+pub mod isomorph;
 pub mod output;
 pub mod report;
+pub mod shard;
 pub mod solver;
 
 use std::process::ExitCode;

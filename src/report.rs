@@ -1,5 +1,6 @@
 //! Run statistics: counts by status, latency percentiles, guesses; the JSON report.
 
+use hdrhistogram::serialization::Serializer as _;
 use hdrhistogram::Histogram;
 use serde::Serialize;
 
@@ -30,7 +31,7 @@ impl Status {
 }
 
 /// Records counted by status.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct StatusCounts {
     /// Records with status `solved`.
     pub solved: u64,
@@ -60,7 +61,7 @@ impl StatusCounts {
 }
 
 /// Latency percentiles of the per-record solve time, in microseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct Latency {
     /// Median, µs.
     pub p50_us: f64,
@@ -125,6 +126,49 @@ impl Tally {
         self.solve_ns += other.solve_ns;
     }
 
+    /// The counters and the histogram in a serializable form, for exact merging of the
+    /// reports of shards (`report merge`).
+    pub fn summary(&self) -> TallySummary {
+        let mut buf = Vec::new();
+        let hist = match hdrhistogram::serialization::V2Serializer::new()
+            .serialize(&self.hist, &mut buf)
+        {
+            Ok(_) => base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &buf),
+            Err(_) => String::new(),
+        };
+        TallySummary {
+            searched: self.solved_by_search,
+            guesses: self.guesses,
+            no_guess: self.no_guess,
+            solve_ns: self.solve_ns,
+            hist_v2_base64: hist,
+        }
+    }
+
+    /// Rebuilds a tally from [`Tally::summary`].
+    ///
+    /// # Errors
+    /// When `hist_v2_base64` is not base64 or not an HdrHistogram V2 histogram.
+    pub fn from_summary(s: &TallySummary) -> Result<Tally, String> {
+        let mut t = Tally::default();
+        if !s.hist_v2_base64.is_empty() {
+            let bytes = base64::Engine::decode(
+                &base64::engine::general_purpose::STANDARD,
+                &s.hist_v2_base64,
+            )
+            .map_err(|e| format!("latency histogram: {e}"))?;
+            t.hist = hdrhistogram::serialization::Deserializer::new()
+                .deserialize(&mut bytes.as_slice())
+                .map_err(|e| format!("latency histogram: {e:?}"))?;
+            t.hist.auto(true);
+        }
+        t.solved_by_search = s.searched;
+        t.guesses = s.guesses;
+        t.no_guess = s.no_guess;
+        t.solve_ns = s.solve_ns;
+        Ok(t)
+    }
+
     /// Latency percentiles in µs; all zero when nothing was solved.
     pub fn latency(&self) -> Latency {
         if self.hist.is_empty() {
@@ -149,6 +193,22 @@ impl Tally {
     pub fn no_guess_pct(&self) -> f64 {
         100.0 * ratio(self.no_guess as f64, self.solved_by_search as f64)
     }
+}
+
+/// A [`Tally`] as stored in a JSON report, so that reports of shards merge exactly.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct TallySummary {
+    /// Records that reached the solver (not `invalid`).
+    pub searched: u64,
+    /// Total guesses over those records.
+    pub guesses: u64,
+    /// Of those records, how many needed no guess.
+    pub no_guess: u64,
+    /// Sum of per-record solve times, nanoseconds.
+    pub solve_ns: u64,
+    /// The per-record solve-time histogram (nanoseconds, 3 significant digits) in
+    /// HdrHistogram's V2 serialization, base64 (standard alphabet, padded).
+    pub hist_v2_base64: String,
 }
 
 /// `a / b`, or 0 when `b` is 0: reports never show NaN or infinity.
@@ -210,4 +270,8 @@ pub struct SolveReport {
     pub no_guess_pct: f64,
     /// Whether the run was interrupted (Ctrl-C) before the end.
     pub interrupted: bool,
+    /// The shard read (`K/N`), or `null` for the whole input.
+    pub shard: Option<String>,
+    /// Raw counters and the latency histogram, for `report merge`.
+    pub tally: TallySummary,
 }
