@@ -5,6 +5,7 @@ use std::num::NonZeroUsize;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::batch::SolveConfig;
+use crate::bench::{BenchConfig, Exports};
 use crate::input::{Format, LayoutOptions};
 use crate::shard::Shard;
 
@@ -22,6 +23,11 @@ pub struct Cli {
 pub enum Command {
     /// Solve every puzzle of one or more files; write solutions in input order.
     Solve(SolveArgs),
+    /// Time the solver: puzzles/s, µs/puzzle, latency percentiles, guesses, scaling over threads.
+    Bench(BenchArgs),
+    /// Work with JSON reports.
+    #[command(subcommand)]
+    Report(ReportCommand),
 }
 
 /// Input layout for `--format`.
@@ -156,4 +162,129 @@ impl SolveArgs {
             report: self.report,
         })
     }
+}
+
+/// Flags of `bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Input files: lines of 81 cells or a CSV dataset (`-`: standard input).
+    #[arg(value_name = "INPUT", required = true)]
+    pub inputs: Vec<String>,
+    /// Thread counts to measure, comma-separated [default: 1 and all cores].
+    #[arg(
+        short = 'j',
+        long = "threads",
+        value_name = "N,...",
+        value_delimiter = ','
+    )]
+    pub threads: Vec<NonZeroUsize>,
+    /// Untimed passes over the puzzles before timing, per thread count.
+    #[arg(long, value_name = "PASSES", default_value = "1")]
+    pub warmup: u32,
+    /// Repeat timed passes until this many seconds are measured (at least one pass).
+    #[arg(long, value_name = "SECONDS", default_value = "1.0")]
+    pub min_time: f64,
+    /// Replace each puzzle by a random isomorph drawn from this seed (removes order effects).
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// Stop at the first solution (limit 1).
+    #[arg(long, conflicts_with = "unique")]
+    pub first: bool,
+    /// Prove uniqueness: count solutions up to 2 (the default).
+    #[arg(long)]
+    pub unique: bool,
+    /// Input layout.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub format: FormatArg,
+    /// CSV puzzle column: header name (case-insensitive) or 1-based index.
+    #[arg(long, value_name = "NAME")]
+    pub puzzle_column: Option<String>,
+    /// The CSV has no header row.
+    #[arg(long)]
+    pub no_header: bool,
+    /// Time only shard K of N (1 <= K <= N) of each input.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Read files into memory instead of memory-mapping them.
+    #[arg(long)]
+    pub no_mmap: bool,
+    /// No progress lines on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Write the full report (provenance, settings, inputs, results) as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<String>,
+    /// Write one CSV row per input and thread count, provenance in trailing columns.
+    #[arg(long, value_name = "FILE")]
+    pub export_csv: Option<String>,
+    /// Write a Markdown table and the provenance.
+    #[arg(long, value_name = "FILE")]
+    pub export_markdown: Option<String>,
+}
+
+impl BenchArgs {
+    /// Checks the flags together and builds the library config.
+    ///
+    /// # Errors
+    /// A message naming the flag when a value does not fit.
+    pub fn into_config(self) -> Result<BenchConfig, String> {
+        if !self.min_time.is_finite() || self.min_time < 0.0 {
+            return Err(format!(
+                "--min-time {}: expected seconds >= 0",
+                self.min_time
+            ));
+        }
+        if self.inputs.iter().filter(|p| *p == "-").count() > 1 {
+            return Err("standard input (-) can be read only once".into());
+        }
+        let exports = [&self.export_json, &self.export_csv, &self.export_markdown];
+        if exports.iter().filter(|p| p.as_deref() == Some("-")).count() > 1 {
+            return Err("only one --export-* can go to standard output (-)".into());
+        }
+        let layout = InputArgs {
+            inputs: Vec::new(),
+            format: self.format,
+            puzzle_column: self.puzzle_column,
+            no_header: self.no_header,
+            threads: None,
+            quiet: self.quiet,
+            no_mmap: self.no_mmap,
+            shard: self.shard,
+        };
+        let mut threads: Vec<usize> = self.threads.iter().map(|n| n.get()).collect();
+        if threads.is_empty() {
+            threads = crate::bench::default_threads();
+        }
+        Ok(BenchConfig {
+            inputs: self.inputs,
+            layout: layout.layout(),
+            threads,
+            warmup: self.warmup,
+            min_time: std::time::Duration::from_secs_f64(self.min_time),
+            seed: self.seed,
+            limit: if self.first { 1 } else { 2 },
+            shard: layout.shard()?,
+            mmap: !self.no_mmap,
+            quiet: self.quiet,
+            exports: Exports {
+                json: self.export_json,
+                csv: self.export_csv,
+                markdown: self.export_markdown,
+            },
+        })
+    }
+}
+
+/// Subcommands of `report`.
+#[derive(Debug, Subcommand)]
+pub enum ReportCommand {
+    /// Merge the JSON `--report`s of shards (or of any runs) into one report.
+    Merge {
+        /// The merged report to write (`-`: standard output).
+        #[arg(value_name = "OUT.json")]
+        output: String,
+        /// The reports to merge.
+        #[arg(value_name = "IN.json", required = true)]
+        inputs: Vec<String>,
+    },
 }

@@ -20,10 +20,13 @@
 #![warn(missing_docs, clippy::undocumented_unsafe_blocks)]
 
 pub mod batch;
+pub mod bench;
 pub mod cli;
+pub mod export;
 pub mod grid;
 pub mod input;
 pub mod isomorph;
+pub mod merge;
 pub mod output;
 pub mod report;
 pub mod shard;
@@ -46,6 +49,18 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
             }
             let all_solved = report.status.solved == report.records;
             Ok(ExitCode::from(if all_solved { 0 } else { 1 }))
+        }
+        cli::Command::Bench(args) => {
+            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
+            let report = bench::run_bench(&cfg)?;
+            print!("{}", export::text_table(&report));
+            let failed = report.results.iter().any(|r| r.validation_failures > 0);
+            Ok(ExitCode::from(u8::from(failed)))
+        }
+        cli::Command::Report(cli::ReportCommand::Merge { output, inputs }) => {
+            let merged = merge::merge_files(&inputs)?;
+            batch::write_json(&output, &merged)?;
+            Ok(ExitCode::SUCCESS)
         }
     }
 }

@@ -1,0 +1,433 @@
+//! `sudoku-batch bench`: the throughput report users publish beside tdoku's.
+//!
+//! Method (tdoku's `run_benchmark.cc`, hyperfine's report):
+//! 1. Every input is read and parsed **before** timing; invalid records (a parse error or two
+//!    equal givens in a unit) are skipped and counted. With `--seed`, each puzzle is replaced
+//!    by a random isomorph ([`crate::isomorph`]) so input order cannot flatter the solver.
+//! 2. For each thread count, a rayon pool of that size runs `warmup` untimed passes over the
+//!    puzzles, then timed passes until `min_time` has elapsed (at least one). A pass is one
+//!    `par_iter` over all puzzles; its wall time (monotonic clock) is what puzzles/s is
+//!    computed from. Each puzzle's own solve time is also taken, for latency percentiles,
+//!    with two clock reads per puzzle inside the timed region.
+//! 3. After each pass, outside the timed region, every solution is validated: a complete
+//!    valid grid that keeps the givens. A failure is counted, named on stderr, and makes the
+//!    exit code 1.
+//!
+//! Only the solver is timed: no parsing, no I/O, no output.
+
+pub mod provenance;
+
+use std::num::NonZeroUsize;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::grid::Grid;
+use crate::input::{self, LayoutOptions, RawRecord, RecordReader};
+use crate::isomorph::Isomorph;
+use crate::report::{ratio, Latency, Tally};
+use crate::shard::{self, Shard};
+use crate::solver::{self, Solution};
+pub use provenance::Provenance;
+
+/// Everything `bench` needs, validated.
+#[derive(Clone, Debug)]
+pub struct BenchConfig {
+    /// Input paths (`-` is standard input).
+    pub inputs: Vec<String>,
+    /// Layout options shared by all inputs.
+    pub layout: LayoutOptions,
+    /// Thread counts to measure, in order (each at least 1).
+    pub threads: Vec<usize>,
+    /// Untimed passes over the puzzles before timing, per thread count.
+    pub warmup: u32,
+    /// Timed passes repeat until this much wall time has been measured (at least one pass).
+    pub min_time: Duration,
+    /// Seed for isomorph shuffling; `None` times the puzzles as given.
+    pub seed: Option<u64>,
+    /// Solution limit: 1 = first solution (`--first`), 2 = prove uniqueness (`--unique`).
+    pub limit: u32,
+    /// Time only this shard of each input.
+    pub shard: Option<Shard>,
+    /// Memory-map regular files (else read them).
+    pub mmap: bool,
+    /// No progress lines on stderr.
+    pub quiet: bool,
+    /// Export paths, by format.
+    pub exports: Exports,
+}
+
+/// Where `--export-json`, `--export-csv` and `--export-markdown` write (`-` = stdout).
+#[derive(Clone, Debug, Default)]
+pub struct Exports {
+    /// JSON report path.
+    pub json: Option<String>,
+    /// CSV path.
+    pub csv: Option<String>,
+    /// Markdown path.
+    pub markdown: Option<String>,
+}
+
+/// The whole benchmark: provenance, settings, inputs and one row per (input, threads).
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchReport {
+    /// Build and machine.
+    pub provenance: Provenance,
+    /// How the benchmark was run.
+    pub settings: Settings,
+    /// The inputs, in order.
+    pub inputs: Vec<BenchInput>,
+    /// One row per input and thread count, inputs outer.
+    pub results: Vec<BenchRow>,
+}
+
+/// How the benchmark was run.
+#[derive(Clone, Debug, Serialize)]
+pub struct Settings {
+    /// `first` (limit 1) or `unique` (limit 2).
+    pub mode: &'static str,
+    /// Solutions counted up to this many.
+    pub solution_limit: u32,
+    /// Untimed warm-up passes per thread count.
+    pub warmup_passes: u32,
+    /// Minimum measured wall time per thread count, seconds.
+    pub min_time_s: f64,
+    /// Isomorph shuffling seed, or `null` for the puzzles as given.
+    pub seed: Option<u64>,
+    /// Shard read (`K/N`), or `null` for whole inputs.
+    pub shard: Option<String>,
+    /// What the timed region holds.
+    pub timed: &'static str,
+}
+
+/// One input as benchmarked.
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchInput {
+    /// Path as given.
+    pub path: String,
+    /// Size of the whole file, bytes.
+    pub bytes: u64,
+    /// SHA-256 of the whole file, hex.
+    pub sha256: String,
+    /// `lines` or `csv`.
+    pub layout: &'static str,
+    /// Data records read (of the shard, with `--shard`).
+    pub records: u64,
+    /// Puzzles timed: records minus skipped invalid ones.
+    pub puzzles: u64,
+    /// Records skipped as invalid (parse error or conflicting givens).
+    pub skipped_invalid: u64,
+}
+
+/// The measurement of one input at one thread count.
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchRow {
+    /// Input path.
+    pub input: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// Puzzles per pass.
+    pub puzzles: u64,
+    /// Timed passes.
+    pub passes: u64,
+    /// Puzzles of a pass with at least one solution.
+    pub solved: u64,
+    /// Puzzles of a pass with two or more solutions (always 0 in `first` mode).
+    pub multiple: u64,
+    /// Puzzles of a pass without a solution.
+    pub unsolvable: u64,
+    /// Solutions that failed validation, over all passes (0 unless the solver is wrong).
+    pub validation_failures: u64,
+    /// Measured wall time of the timed passes, seconds.
+    pub wall_s: f64,
+    /// Puzzles solved per second of wall time.
+    pub puzzles_per_s: f64,
+    /// Wall time per puzzle, microseconds (`1e6 / puzzles_per_s`).
+    pub us_per_puzzle: f64,
+    /// Per-puzzle solve time percentiles, microseconds.
+    pub latency: Latency,
+    /// Percentage of puzzles solved without a guess.
+    pub no_guess_pct: f64,
+    /// Guesses per puzzle.
+    pub guesses_per_puzzle: f64,
+    /// Throughput relative to the baseline row of the same input (1 thread when measured).
+    pub speedup: f64,
+    /// `speedup` per thread relative to the baseline's threads (1.0 = linear scaling).
+    pub efficiency: f64,
+    /// Thread count of the baseline row.
+    pub baseline_threads: usize,
+}
+
+/// The default thread counts: 1 and all cores (just 1 on a single core).
+pub fn default_threads() -> Vec<usize> {
+    let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    if cores > 1 {
+        vec![1, cores]
+    } else {
+        vec![1]
+    }
+}
+
+/// Runs the benchmark, prints the table on stdout, writes the exports, returns the report.
+///
+/// # Errors
+/// Fatal problems only: an unreadable input, an unknown layout, a pool that cannot start,
+/// an export that cannot be written.
+pub fn run_bench(cfg: &BenchConfig) -> Result<BenchReport> {
+    let mut report = BenchReport {
+        provenance: Provenance::current(),
+        settings: Settings {
+            mode: if cfg.limit == 1 { "first" } else { "unique" },
+            solution_limit: cfg.limit,
+            warmup_passes: cfg.warmup,
+            min_time_s: cfg.min_time.as_secs_f64(),
+            seed: cfg.seed,
+            shard: cfg.shard.map(|s| s.to_string()),
+            timed:
+                "solver only: puzzles are parsed, shuffled and validated outside the timed region",
+        },
+        inputs: Vec::new(),
+        results: Vec::new(),
+    };
+    for path in &cfg.inputs {
+        let (info, puzzles) = load(path, cfg)?;
+        let first_row = report.results.len();
+        for &threads in &cfg.threads {
+            if !cfg.quiet {
+                eprintln!(
+                    "sudoku-batch bench: {path}: {} puzzles, {threads} threads",
+                    puzzles.len()
+                );
+            }
+            let row = measure(path, &puzzles, threads, cfg)?;
+            report.results.push(row);
+        }
+        set_speedups(&mut report.results[first_row..]);
+        report.inputs.push(info);
+    }
+    crate::export::write_all(&cfg.exports, &report)?;
+    Ok(report)
+}
+
+/// Reads and parses one input (all of it, or its shard), skipping invalid records, and
+/// shuffles the puzzles into random isomorphs when a seed is set.
+fn load(path: &str, cfg: &BenchConfig) -> Result<(BenchInput, Vec<Grid>)> {
+    let source = input::open(path, cfg.mmap)?;
+    let bytes = source.bytes();
+    let layout = input::detect(bytes, &cfg.layout).map_err(|reason| input::InputError::Layout {
+        path: path.to_string(),
+        reason,
+    })?;
+    let mut reader = match cfg.shard {
+        None => RecordReader::new(bytes, &layout, 0),
+        Some(s) => RecordReader::new_range(bytes, &layout, &shard::range(bytes, &layout, s), 0),
+    };
+    let mut batch: Vec<RawRecord> = Vec::new();
+    let mut puzzles = Vec::new();
+    let mut records = 0;
+    loop {
+        reader
+            .fill(&mut batch, crate::batch::BATCH)
+            .with_context(|| format!("{path}: cannot read the CSV"))?;
+        if batch.is_empty() {
+            break;
+        }
+        records += batch.len() as u64;
+        puzzles.extend(
+            batch
+                .iter()
+                .filter_map(|r| r.puzzle.as_ref().ok())
+                .filter(|p| p.conflicts().is_none())
+                .copied(),
+        );
+    }
+    if let Some(seed) = cfg.seed {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for p in &mut puzzles {
+            *p = Isomorph::random(&mut rng).apply(p);
+        }
+    }
+    let info = BenchInput {
+        path: path.to_string(),
+        bytes: bytes.len() as u64,
+        sha256: provenance::sha256_hex(bytes),
+        layout: layout.name(),
+        records,
+        puzzles: puzzles.len() as u64,
+        skipped_invalid: records - puzzles.len() as u64,
+    };
+    Ok((info, puzzles))
+}
+
+/// Solves every puzzle once across `pool`, timing each; returns the pass's wall time.
+fn timed_pass(
+    pool: &rayon::ThreadPool,
+    puzzles: &[Grid],
+    limit: u32,
+    out: &mut Vec<(u64, Solution)>,
+) -> Duration {
+    let start = Instant::now();
+    pool.install(|| {
+        puzzles
+            .par_iter()
+            .with_min_len(64)
+            .map(|p| {
+                let t = Instant::now();
+                let s = solver::solve(p, limit);
+                (u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX), s)
+            })
+            .collect_into_vec(out);
+    });
+    start.elapsed()
+}
+
+/// Counts of one pass, from validating its solutions.
+#[derive(Default)]
+struct PassCheck {
+    solved: u64,
+    multiple: u64,
+    unsolvable: u64,
+    failures: u64,
+}
+
+/// Validates every solution of a pass: a complete valid grid that keeps the givens.
+fn validate(path: &str, puzzles: &[Grid], results: &[(u64, Solution)], limit: u32) -> PassCheck {
+    let mut c = PassCheck::default();
+    for (i, (p, (_, s))) in puzzles.iter().zip(results).enumerate() {
+        match (s.count, s.grid) {
+            (0, _) => c.unsolvable += 1,
+            (n, Some(g)) if g.is_complete_valid() && g.keeps_givens(p) => {
+                c.solved += 1;
+                c.multiple += u64::from(n > 1 && limit > 1);
+            }
+            _ => {
+                if c.failures == 0 {
+                    eprintln!("sudoku-batch bench: {path}: puzzle {i}: the solver's solution does not verify: {p}");
+                }
+                c.failures += 1;
+            }
+        }
+    }
+    c
+}
+
+/// Warms up, then times passes over `puzzles` with `threads` workers until `min_time`.
+fn measure(path: &str, puzzles: &[Grid], threads: usize, cfg: &BenchConfig) -> Result<BenchRow> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let mut out = Vec::with_capacity(puzzles.len());
+    let mut tally = Tally::default();
+    let mut check = PassCheck::default();
+    let (mut wall, mut passes) = (Duration::ZERO, 0u64);
+    if !puzzles.is_empty() {
+        for _ in 0..cfg.warmup {
+            timed_pass(&pool, puzzles, cfg.limit, &mut out);
+        }
+        loop {
+            wall += timed_pass(&pool, puzzles, cfg.limit, &mut out);
+            passes += 1;
+            let c = validate(path, puzzles, &out, cfg.limit);
+            check.failures += c.failures;
+            if passes == 1 {
+                check = PassCheck {
+                    failures: check.failures,
+                    ..c
+                };
+            }
+            for (ns, s) in &out {
+                tally.add(*ns, s.guesses);
+            }
+            if wall >= cfg.min_time {
+                break;
+            }
+        }
+    }
+    let timed = (puzzles.len() as u64 * passes) as f64;
+    let secs = wall.as_secs_f64();
+    Ok(BenchRow {
+        input: path.to_string(),
+        threads,
+        puzzles: puzzles.len() as u64,
+        passes,
+        solved: check.solved,
+        multiple: check.multiple,
+        unsolvable: check.unsolvable,
+        validation_failures: check.failures,
+        wall_s: secs,
+        puzzles_per_s: ratio(timed, secs),
+        us_per_puzzle: ratio(secs * 1e6, timed),
+        latency: tally.latency(),
+        no_guess_pct: tally.no_guess_pct(),
+        guesses_per_puzzle: tally.guesses_per_puzzle(),
+        speedup: 0.0,
+        efficiency: 0.0,
+        baseline_threads: threads,
+    })
+}
+
+/// Fills `speedup` and `efficiency` of one input's rows against its 1-thread row, or
+/// against its fewest-threads row when 1 thread was not measured.
+fn set_speedups(rows: &mut [BenchRow]) {
+    let Some(base) = rows
+        .iter()
+        .min_by_key(|r| r.threads)
+        .map(|r| (r.threads, r.puzzles_per_s))
+    else {
+        return;
+    };
+    for r in rows {
+        r.baseline_threads = base.0;
+        r.speedup = if r.threads == base.0 {
+            1.0
+        } else {
+            ratio(r.puzzles_per_s, base.1)
+        };
+        r.efficiency = ratio(r.speedup * base.0 as f64, r.threads as f64);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(threads: usize, pps: f64) -> BenchRow {
+        BenchRow {
+            input: "x".into(),
+            threads,
+            puzzles: 0,
+            passes: 0,
+            solved: 0,
+            multiple: 0,
+            unsolvable: 0,
+            validation_failures: 0,
+            wall_s: 0.0,
+            puzzles_per_s: pps,
+            us_per_puzzle: 0.0,
+            latency: Latency::default(),
+            no_guess_pct: 0.0,
+            guesses_per_puzzle: 0.0,
+            speedup: 0.0,
+            efficiency: 0.0,
+            baseline_threads: 0,
+        }
+    }
+
+    #[test]
+    fn speedup_is_against_one_thread_and_never_nan() {
+        let mut rows = vec![row(4, 300.0), row(1, 100.0), row(2, 0.0)];
+        set_speedups(&mut rows);
+        let got: Vec<(f64, f64)> = rows.iter().map(|r| (r.speedup, r.efficiency)).collect();
+        assert_eq!(got, [(3.0, 0.75), (1.0, 1.0), (0.0, 0.0)]);
+        let mut zero = vec![row(1, 0.0), row(2, 0.0)];
+        set_speedups(&mut zero);
+        assert!(zero
+            .iter()
+            .all(|r| r.speedup.is_finite() && r.efficiency.is_finite()));
+    }
+}

@@ -1,0 +1,93 @@
+//! CSV export: one row per (input, thread count). CSV has no place for a header block, so
+//! the provenance (version, commit, rustc, CPU, seed, input SHA-256) is repeated in columns
+//! on every row; a row pasted alone still says where it came from.
+
+use anyhow::Result;
+
+use super::Exporter;
+use crate::bench::BenchReport;
+
+/// The CSV header, units in the names.
+pub const CSV_HEADER: [&str; 29] = [
+    "input",
+    "threads",
+    "puzzles",
+    "passes",
+    "solved",
+    "multiple",
+    "unsolvable",
+    "validation_failures",
+    "wall_s",
+    "puzzles_per_s",
+    "us_per_puzzle",
+    "p50_us",
+    "p90_us",
+    "p99_us",
+    "max_us",
+    "no_guess_pct",
+    "guesses_per_puzzle",
+    "speedup",
+    "efficiency",
+    "mode",
+    "seed",
+    "input_sha256",
+    "skipped_invalid",
+    "version",
+    "git_commit",
+    "rustc",
+    "target_features",
+    "cpu",
+    "cores",
+];
+
+/// Writes one CSV row per result with the provenance in trailing columns.
+pub struct CsvExporter;
+
+impl Exporter for CsvExporter {
+    fn serialize(&self, report: &BenchReport) -> Result<Vec<u8>> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(CSV_HEADER)?;
+        let p = &report.provenance;
+        for r in &report.results {
+            let input = report.inputs.iter().find(|i| i.path == r.input);
+            w.write_record([
+                r.input.clone(),
+                r.threads.to_string(),
+                r.puzzles.to_string(),
+                r.passes.to_string(),
+                r.solved.to_string(),
+                r.multiple.to_string(),
+                r.unsolvable.to_string(),
+                r.validation_failures.to_string(),
+                r.wall_s.to_string(),
+                r.puzzles_per_s.to_string(),
+                r.us_per_puzzle.to_string(),
+                r.latency.p50_us.to_string(),
+                r.latency.p90_us.to_string(),
+                r.latency.p99_us.to_string(),
+                r.latency.max_us.to_string(),
+                r.no_guess_pct.to_string(),
+                r.guesses_per_puzzle.to_string(),
+                r.speedup.to_string(),
+                r.efficiency.to_string(),
+                report.settings.mode.to_string(),
+                report
+                    .settings
+                    .seed
+                    .map(|s| s.to_string())
+                    .unwrap_or_default(),
+                input.map(|i| i.sha256.clone()).unwrap_or_default(),
+                input
+                    .map(|i| i.skipped_invalid.to_string())
+                    .unwrap_or_default(),
+                p.version.to_string(),
+                p.git_commit.to_string(),
+                p.rustc.to_string(),
+                p.target_features.join(" "),
+                p.cpu.clone(),
+                p.cores.to_string(),
+            ])?;
+        }
+        w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))
+    }
+}

@@ -1,0 +1,72 @@
+//! Markdown export: the results table (as hyperfine's `--export-markdown`) followed by the
+//! provenance and the method, ready to paste into BENCHMARKS.md or an issue.
+
+use std::fmt::Write as _;
+
+use anyhow::Result;
+
+use super::Exporter;
+use crate::bench::BenchReport;
+
+/// Writes a Markdown table of the results and a provenance list.
+pub struct MarkdownExporter;
+
+impl Exporter for MarkdownExporter {
+    fn serialize(&self, report: &BenchReport) -> Result<Vec<u8>> {
+        let mut s = String::new();
+        s.push_str("| input | threads | puzzles | puzzles/s | µs/puzzle | p50 µs | p90 µs | p99 µs | max µs | no guess % | guesses/puzzle | speed-up | efficiency |\n");
+        s.push_str("|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for r in &report.results {
+            writeln!(
+                s,
+                "| `{}` | {} | {} | {:.0} | {:.3} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.2} | {:.2} | {:.2} |",
+                r.input.replace('|', "\\|"),
+                r.threads,
+                r.puzzles,
+                r.puzzles_per_s,
+                r.us_per_puzzle,
+                r.latency.p50_us,
+                r.latency.p90_us,
+                r.latency.p99_us,
+                r.latency.max_us,
+                r.no_guess_pct,
+                r.guesses_per_puzzle,
+                r.speedup,
+                r.efficiency
+            )?;
+        }
+        let p = &report.provenance;
+        let st = &report.settings;
+        s.push('\n');
+        writeln!(
+            s,
+            "- tool: {} {} (commit {})",
+            p.tool, p.version, p.git_commit
+        )?;
+        writeln!(s, "- compiler: {}", p.rustc)?;
+        let features = if p.target_features.is_empty() {
+            "none of sse4.2, popcnt, avx2, bmi2".to_string()
+        } else {
+            p.target_features.join(", ")
+        };
+        writeln!(s, "- target features: {features}")?;
+        writeln!(s, "- CPU: {} ({} cores), {}", p.cpu, p.cores, p.os)?;
+        let seed = st
+            .seed
+            .map_or("none (puzzles as given)".into(), |x| x.to_string());
+        writeln!(
+            s,
+            "- mode: {} (limit {}), warm-up {} pass(es), min time {} s, isomorph seed {seed}",
+            st.mode, st.solution_limit, st.warmup_passes, st.min_time_s
+        )?;
+        writeln!(s, "- timed: {}", st.timed)?;
+        for i in &report.inputs {
+            writeln!(
+                s,
+                "- input `{}`: {} bytes, sha256 `{}`, {} records, {} puzzles, {} invalid skipped",
+                i.path, i.bytes, i.sha256, i.records, i.puzzles, i.skipped_invalid
+            )?;
+        }
+        Ok(s.into_bytes())
+    }
+}

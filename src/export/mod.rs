@@ -1,0 +1,107 @@
+//! Exporters of a [`BenchReport`]: one file per format (JSON, CSV, Markdown), as hyperfine
+//! does in its `src/export/`. Each writes the provenance block with the numbers, and each
+//! goes through [`Target`], so a failed run never leaves a half-written export.
+
+mod csv;
+mod json;
+mod markdown;
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+
+use crate::bench::{BenchReport, Exports};
+use crate::output::Target;
+
+pub use self::csv::CsvExporter;
+pub use self::json::JsonExporter;
+pub use self::markdown::MarkdownExporter;
+
+/// Turns a benchmark report into the bytes of one export format.
+pub trait Exporter {
+    /// The whole export file.
+    ///
+    /// # Errors
+    /// When the report cannot be serialized (not expected for finite numbers).
+    fn serialize(&self, report: &BenchReport) -> Result<Vec<u8>>;
+}
+
+/// Writes every export that `exports` asks for.
+///
+/// # Errors
+/// When a file cannot be written; the message names it and the flag.
+pub fn write_all(exports: &Exports, report: &BenchReport) -> Result<()> {
+    let wanted: [(&str, &Option<String>, &dyn Exporter); 3] = [
+        ("--export-json", &exports.json, &JsonExporter),
+        ("--export-csv", &exports.csv, &CsvExporter),
+        ("--export-markdown", &exports.markdown, &MarkdownExporter),
+    ];
+    for (flag, path, exporter) in wanted {
+        if let Some(path) = path {
+            let bytes = exporter.serialize(report)?;
+            let mut t = Target::create(path).with_context(|| format!("{flag} {path}"))?;
+            t.write_all(&bytes)
+                .and_then(|()| t.commit())
+                .with_context(|| format!("{flag} {path}: cannot write"))?;
+        }
+    }
+    Ok(())
+}
+
+/// The results as an aligned text table, for the terminal.
+pub fn text_table(report: &BenchReport) -> String {
+    let mut rows = vec![[
+        "input",
+        "threads",
+        "puzzles",
+        "puzzles/s",
+        "µs/puzzle",
+        "p50 µs",
+        "p90 µs",
+        "p99 µs",
+        "max µs",
+        "no guess %",
+        "guesses/puzzle",
+        "speed-up",
+        "efficiency",
+    ]
+    .map(String::from)];
+    for r in &report.results {
+        rows.push([
+            r.input.clone(),
+            r.threads.to_string(),
+            r.puzzles.to_string(),
+            format!("{:.0}", r.puzzles_per_s),
+            format!("{:.2}", r.us_per_puzzle),
+            format!("{:.1}", r.latency.p50_us),
+            format!("{:.1}", r.latency.p90_us),
+            format!("{:.1}", r.latency.p99_us),
+            format!("{:.1}", r.latency.max_us),
+            format!("{:.1}", r.no_guess_pct),
+            format!("{:.2}", r.guesses_per_puzzle),
+            format!("{:.2}", r.speedup),
+            format!("{:.2}", r.efficiency),
+        ]);
+    }
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for r in &rows {
+        let cells: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (cell, &w))| {
+                if i == 0 {
+                    format!("{cell:<w$}")
+                } else {
+                    format!("{cell:>w$}")
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
