@@ -68,7 +68,7 @@ pub struct InputArgs {
     pub no_mmap: bool,
     /// Read only shard K of N (1 <= K <= N) of each input: the K-th of N byte ranges cut at
     /// line starts, with the true record and line numbers of the whole file.
-    #[arg(long, value_name = "K/N")]
+    #[arg(long, value_name = "K/N", allow_hyphen_values = true)]
     pub shard: Option<String>,
 }
 
@@ -203,7 +203,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub no_header: bool,
     /// Time only shard K of N (1 <= K <= N) of each input.
-    #[arg(long, value_name = "K/N")]
+    #[arg(long, value_name = "K/N", allow_hyphen_values = true)]
     pub shard: Option<String>,
     /// Read files into memory instead of memory-mapping them.
     #[arg(long)]

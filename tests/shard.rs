@@ -1,0 +1,224 @@
+//! `--shard K/N` and `report merge`: the union of the N shards of an input is the whole run.
+//! For N in 1..=5, on the committed samples (lines and CSV) and on a file with comments,
+//! blank lines, CRLF, a BOM and invalid lines: concatenated solutions equal the whole run's,
+//! concatenated stats rows (timing column aside) equal the whole run's, and the merged
+//! report's counts equal the whole report's.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::{bin, stats_rows};
+
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample.txt");
+const SAMPLE_CSV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample_kaggle.csv");
+
+/// A lines file that exercises every skip rule, written into `dir`.
+fn messy_file(dir: &Path) -> PathBuf {
+    let text = fs::read_to_string(SAMPLE).unwrap();
+    let mut out = String::from("\u{feff}# a comment first\r\n\r\n");
+    for (i, line) in text.lines().take(120).enumerate() {
+        out.push_str(line);
+        out.push_str(if i % 3 == 0 { "\r\n" } else { "\n" });
+        match i % 17 {
+            0 => out.push_str("# comment\n"),
+            5 => out.push_str("   \n\n"),
+            9 => out.push_str("not a puzzle\n"),
+            13 => out.push_str(&format!("{}\n", &line[..80])),
+            _ => {}
+        }
+    }
+    out.push_str(&"1".repeat(81)); // conflicting givens, and no final newline
+    let path = dir.join("messy.txt");
+    fs::write(&path, out).unwrap();
+    path
+}
+
+struct Run {
+    out: Vec<u8>,
+    stats: Vec<Vec<String>>,
+    report: PathBuf,
+}
+
+fn solve(dir: &Path, input: &Path, shard: Option<&str>, tag: &str) -> Run {
+    let out = dir.join(format!("{tag}.out"));
+    let stats = dir.join(format!("{tag}.stats.csv"));
+    let report = dir.join(format!("{tag}.json"));
+    let mut cmd = bin();
+    cmd.args(["solve", "-q", "-j", "2"]).arg(input);
+    if let Some(s) = shard {
+        cmd.args(["--shard", s]);
+    }
+    let code = cmd
+        .arg("-o")
+        .arg(&out)
+        .arg("--stats")
+        .arg(&stats)
+        .arg("--report")
+        .arg(&report)
+        .output()
+        .unwrap()
+        .status
+        .code();
+    assert!(matches!(code, Some(0 | 1)), "{tag}: exit {code:?}");
+    let stats = stats_rows(&fs::read_to_string(&stats).unwrap())
+        .into_iter()
+        .map(|mut r| {
+            r.remove(6); // solve_ns: timing differs between runs
+            r
+        })
+        .collect();
+    Run {
+        out: fs::read(&out).unwrap(),
+        stats,
+        report,
+    }
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The solutions file without its first line (a CSV header every shard repeats).
+fn body(out: &[u8]) -> &[u8] {
+    let nl = out
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(out.len(), |i| i + 1);
+    &out[nl..]
+}
+
+fn check_union(input: &Path, csv: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = solve(dir.path(), input, None, "whole");
+    let whole_report = json(&whole.report);
+    for n in 1..=5u32 {
+        let mut out = Vec::new();
+        let mut stats = Vec::new();
+        let mut reports = Vec::new();
+        for k in 1..=n {
+            let run = solve(
+                dir.path(),
+                input,
+                Some(&format!("{k}/{n}")),
+                &format!("s{k}of{n}"),
+            );
+            if csv && k > 1 {
+                out.extend_from_slice(body(&run.out));
+            } else {
+                out.extend_from_slice(&run.out);
+            }
+            stats.extend(run.stats);
+            reports.push(run.report);
+        }
+        let name = input.display();
+        assert_eq!(out, whole.out, "{name}: solutions of {n} shards");
+        assert_eq!(stats, whole.stats, "{name}: stats rows of {n} shards");
+        let merged = dir.path().join(format!("merged{n}.json"));
+        bin()
+            .args(["report", "merge"])
+            .arg(&merged)
+            .args(&reports)
+            .assert()
+            .code(0);
+        let m = json(&merged);
+        for key in ["records", "status", "input_bytes", "solution_limit"] {
+            assert_eq!(
+                m[key], whole_report[key],
+                "{name}: merged {key} of {n} shards"
+            );
+        }
+        for key in ["searched", "guesses", "no_guess"] {
+            assert_eq!(
+                m["tally"][key], whole_report["tally"][key],
+                "{name}: tally.{key}"
+            );
+        }
+        assert_eq!(
+            m["inputs"][0]["records"],
+            whole_report["inputs"][0]["records"]
+        );
+        assert_eq!(m["shards"].as_array().unwrap().len(), n as usize);
+        let walls: Vec<f64> = reports
+            .iter()
+            .map(|r| json(r)["wall_ms"].as_f64().unwrap())
+            .collect();
+        let max = walls.iter().copied().fold(0.0, f64::max);
+        assert_eq!(m["wall_ms"].as_f64().unwrap(), max);
+        let l = &m["latency"];
+        let p = |k: &str| l[k].as_f64().unwrap();
+        assert!(
+            p("p50_us") <= p("p90_us") && p("p90_us") <= p("p99_us") && p("p99_us") <= p("max_us")
+        );
+    }
+}
+
+#[test]
+fn shards_of_the_lines_sample_make_the_whole_run() {
+    check_union(Path::new(SAMPLE), false);
+}
+
+#[test]
+fn shards_of_the_csv_sample_make_the_whole_run() {
+    check_union(Path::new(SAMPLE_CSV), true);
+}
+
+#[test]
+fn shards_of_a_file_with_comments_blanks_and_invalid_lines_make_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let messy = messy_file(dir.path());
+    check_union(&messy, false);
+}
+
+#[test]
+fn more_shards_than_lines_leaves_some_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("two.txt");
+    let text = fs::read_to_string(SAMPLE).unwrap();
+    let two: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
+    fs::write(&input, &two).unwrap();
+    let mut total = 0;
+    for k in 1..=7 {
+        let run = solve(
+            dir.path(),
+            &input,
+            Some(&format!("{k}/7")),
+            &format!("t{k}"),
+        );
+        total += run.stats.len();
+    }
+    assert_eq!(total, 2);
+}
+
+#[test]
+fn bad_shard_values_exit_2_with_one_line_naming_the_flag() {
+    for bad in ["0/4", "5/4", "1/0", "abc", "1/", "/3", "2/3/4", "-1/2"] {
+        let a = bin()
+            .args(["solve", "-q", SAMPLE, "--shard", bad])
+            .assert()
+            .code(2);
+        let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+        assert_eq!(err.lines().count(), 1, "--shard {bad}: {err}");
+        assert!(err.contains("--shard"), "--shard {bad}: {err}");
+        assert!(a.get_output().stdout.is_empty());
+    }
+}
+
+#[test]
+fn merge_of_missing_or_foreign_reports_is_fatal_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let foreign = dir.path().join("foreign.json");
+    fs::write(&foreign, "{\"hello\": 1}").unwrap();
+    let out = dir.path().join("m.json");
+    for input in [foreign.as_path(), Path::new("/nonexistent/r.json")] {
+        bin()
+            .args(["report", "merge"])
+            .arg(&out)
+            .arg(input)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(input.to_str().unwrap()));
+    }
+    assert!(!out.exists());
+}
