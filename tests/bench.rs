@@ -1,0 +1,213 @@
+//! `sudoku-batch bench`: runs on the sample with a tiny `--min-time` and checks the values
+//! of every export (counts, speed-up of the baseline, ordered percentiles, no NaN), the
+//! provenance block, skipped invalid records and zero-puzzle inputs. No timing assertions:
+//! speed lives in `benches/` and `scripts/`.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::{bin, data_lines};
+use sha2::{Digest, Sha256};
+
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample.txt");
+
+fn sha256(path: &Path) -> String {
+    Sha256::digest(fs::read(path).unwrap())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Runs bench with all three exports and returns (stdout, json, csv rows, markdown).
+fn bench(
+    args: &[&str],
+    input: &Path,
+) -> (String, serde_json::Value, Vec<csv::StringRecord>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let (j, c, m) = (
+        dir.path().join("b.json"),
+        dir.path().join("b.csv"),
+        dir.path().join("b.md"),
+    );
+    let out = bin()
+        .args(["bench", "-q", "--min-time", "0.001", "--warmup", "0"])
+        .args(args)
+        .arg(input)
+        .arg("--export-json")
+        .arg(&j)
+        .arg("--export-csv")
+        .arg(&c)
+        .arg("--export-markdown")
+        .arg(&m)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let json = serde_json::from_str(&fs::read_to_string(&j).unwrap()).unwrap();
+    let text = fs::read_to_string(&c).unwrap();
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = rdr.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(&header[..3], ["input", "threads", "puzzles"]);
+    let rows = rdr.records().map(Result::unwrap).collect();
+    (
+        String::from_utf8(out).unwrap(),
+        json,
+        rows,
+        fs::read_to_string(&m).unwrap(),
+    )
+}
+
+/// Every number in `v`, recursively: a NaN or infinity would have been written as `null`.
+fn assert_no_null_numbers(v: &serde_json::Value, path: &str) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                if !matches!(k.as_str(), "seed" | "shard") {
+                    assert!(!x.is_null(), "{path}.{k} is null (NaN?)");
+                }
+                assert_no_null_numbers(x, &format!("{path}.{k}"));
+            }
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| assert_no_null_numbers(x, path)),
+        _ => {}
+    }
+}
+
+#[test]
+fn sample_bench_exports_consistent_values() {
+    let sample = Path::new(SAMPLE);
+    let n = data_lines(&fs::read_to_string(sample).unwrap()).len();
+    let (stdout, json, rows, md) = bench(&["-j", "1,2", "--seed", "7"], sample);
+    assert_no_null_numbers(&json, "report");
+    let p = &json["provenance"];
+    assert_eq!(p["tool"], "sudoku-batch");
+    assert_eq!(p["version"], env!("CARGO_PKG_VERSION"));
+    for key in ["git_commit", "rustc", "cpu"] {
+        assert!(!p[key].as_str().unwrap().is_empty(), "{key}");
+    }
+    assert!(p["rustc"].as_str().unwrap().starts_with("rustc ") || p["rustc"] == "unknown");
+    assert!(p["cores"].as_u64().unwrap() >= 1);
+    assert!(p["target_features"].is_array());
+    assert_eq!(json["settings"]["seed"], 7);
+    assert_eq!(json["settings"]["mode"], "unique");
+    let input = &json["inputs"][0];
+    assert_eq!(input["sha256"], sha256(sample));
+    assert_eq!(input["records"], n);
+    assert_eq!(input["puzzles"], n);
+    assert_eq!(input["skipped_invalid"], 0);
+    let results = json["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    for (r, threads) in results.iter().zip([1, 2]) {
+        assert_eq!(r["threads"], threads);
+        assert_eq!(r["puzzles"], n);
+        assert_eq!(r["solved"], n, "every sample puzzle has a solution");
+        assert_eq!(r["multiple"], 0, "every sample puzzle is unique");
+        assert_eq!(r["validation_failures"], 0);
+        assert!(r["passes"].as_u64().unwrap() >= 1);
+        assert!(r["puzzles_per_s"].as_f64().unwrap() > 0.0);
+        let l = &r["latency"];
+        let q = |k: &str| l[k].as_f64().unwrap();
+        assert!(q("p50_us") > 0.0);
+        assert!(
+            q("p50_us") <= q("p90_us") && q("p90_us") <= q("p99_us") && q("p99_us") <= q("max_us")
+        );
+        let pct = r["no_guess_pct"].as_f64().unwrap();
+        assert!((0.0..=100.0).contains(&pct));
+        assert_eq!(r["baseline_threads"], 1);
+    }
+    assert_eq!(results[0]["speedup"], 1.0);
+    assert_eq!(results[0]["efficiency"], 1.0);
+    // The solver is deterministic: guesses do not depend on the thread count.
+    assert_eq!(
+        results[0]["guesses_per_puzzle"],
+        results[1]["guesses_per_puzzle"]
+    );
+    assert_eq!(rows.len(), 2);
+    assert_eq!(&rows[0][2], n.to_string().as_str());
+    assert_eq!(rows[0][17].parse::<f64>().unwrap(), 1.0, "speedup column");
+    assert_eq!(&rows[0][21], sha256(sample).as_str(), "input_sha256 column");
+    assert!(md.starts_with("| input | threads |"));
+    assert!(md.contains(&sha256(sample)) && md.contains("isomorph seed 7"));
+    assert_eq!(md.lines().filter(|l| l.starts_with("| `")).count(), 2);
+    assert!(stdout.lines().next().unwrap().starts_with("input"));
+    assert_eq!(stdout.lines().count(), 3);
+}
+
+#[test]
+fn same_seed_same_puzzles_and_first_mode_never_counts_multiple() {
+    let sample = Path::new(SAMPLE);
+    let (_, a, _, _) = bench(&["-j", "1", "--seed", "3", "--first"], sample);
+    let (_, b, _, _) = bench(&["-j", "1", "--seed", "3", "--first"], sample);
+    assert_eq!(a["settings"]["mode"], "first");
+    let g = |v: &serde_json::Value| v["results"][0]["guesses_per_puzzle"].clone();
+    assert_eq!(g(&a), g(&b));
+    assert_eq!(a["results"][0]["multiple"], 0);
+}
+
+#[test]
+fn invalid_records_are_skipped_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("mixed.txt");
+    let text = fs::read_to_string(SAMPLE).unwrap();
+    let mut mixed: String = text.lines().take(30).map(|l| format!("{l}\n")).collect();
+    mixed.push_str("# comment\n\nnot a puzzle\n");
+    mixed.push_str(&format!("11{}\n", ".".repeat(79)));
+    fs::write(&input, mixed).unwrap();
+    let (_, json, _, _) = bench(&["-j", "1"], &input);
+    assert_eq!(json["inputs"][0]["records"], 32);
+    assert_eq!(json["inputs"][0]["puzzles"], 30);
+    assert_eq!(json["inputs"][0]["skipped_invalid"], 2);
+    assert_eq!(json["results"][0]["solved"], 30);
+}
+
+#[test]
+fn zero_puzzles_give_zero_rates_not_nan() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("empty.txt");
+    fs::write(&input, "# nothing here\n").unwrap();
+    let (_, json, rows, _) = bench(&["-j", "1,2"], &input);
+    assert_no_null_numbers(&json, "report");
+    for r in json["results"].as_array().unwrap() {
+        assert_eq!(r["puzzles"], 0);
+        assert_eq!(r["passes"], 0);
+        assert_eq!(r["puzzles_per_s"], 0.0);
+        assert_eq!(r["us_per_puzzle"], 0.0);
+        assert_eq!(r["latency"]["max_us"], 0.0);
+    }
+    assert!(rows
+        .iter()
+        .all(|r| !r.iter().any(|f| f == "NaN" || f == "inf")));
+}
+
+#[test]
+fn bench_shard_times_only_its_part() {
+    let sample = Path::new(SAMPLE);
+    let n = data_lines(&fs::read_to_string(sample).unwrap()).len() as u64;
+    let mut total = 0;
+    for k in 1..=3 {
+        let (_, json, _, _) = bench(&["-j", "1", "--shard", &format!("{k}/3")], sample);
+        total += json["inputs"][0]["puzzles"].as_u64().unwrap();
+        assert_eq!(json["settings"]["shard"], format!("{k}/3"));
+    }
+    assert_eq!(total, n);
+}
+
+#[test]
+fn bad_bench_flags_exit_2() {
+    for args in [
+        vec!["bench", "--min-time", "-1", SAMPLE],
+        vec!["bench", "--min-time", "nan", SAMPLE],
+        vec!["bench", "-j", "0", SAMPLE],
+        vec!["bench", "--first", "--unique", SAMPLE],
+        vec!["bench", "--shard", "4/3", SAMPLE],
+        vec!["bench", "/nonexistent/p.txt"],
+        vec!["bench"],
+    ] {
+        let a = bin().args(&args).assert().code(2);
+        let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
