@@ -1,1 +1,70 @@
-fn main() {}
+//! End-to-end batch pipeline (`solve` as the CLI runs it: map, parse, solve across all
+//! cores, write in order), one criterion group per dataset with `Throughput::Elements`
+//! (puzzles), so criterion reports puzzles/s. Reads `../shared/data` when present, else the
+//! committed `data/sample.txt`. The solver alone is benchmarked in `benches/solve.rs`.
+//!
+//! `cargo bench --bench batch`
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use sudoku_batch::batch::{run_solve, SolveConfig};
+use sudoku_batch::input::LayoutOptions;
+
+/// (group name, file) pairs to benchmark.
+fn datasets() -> Vec<(String, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shared = root.join("../shared/data");
+    let named = [
+        ("clue17", "17_clue.txt"),
+        ("top1465", "top1465.txt"),
+        ("hardest_1905", "forum_hardest_1905_11plus.txt"),
+        ("kaggle_1m_sample", "kaggle_1m_sample.csv"),
+    ];
+    let found: Vec<(String, PathBuf)> = named
+        .iter()
+        .map(|(n, f)| (n.to_string(), shared.join(f)))
+        .filter(|(_, p)| p.is_file())
+        .collect();
+    if found.is_empty() {
+        eprintln!("note: ../shared/data is not present; benchmarking data/sample.txt only");
+        vec![("sample".into(), root.join("data/sample.txt"))]
+    } else {
+        found
+    }
+}
+
+fn config(path: &Path) -> SolveConfig {
+    SolveConfig {
+        inputs: vec![path.display().to_string()],
+        layout: LayoutOptions::default(),
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        limit: 2,
+        output: "/dev/null".into(),
+        stats: None,
+        report: None,
+        quiet: true,
+        mmap: true,
+        shard: None,
+    }
+}
+
+fn batch(c: &mut Criterion) {
+    for (name, path) in datasets() {
+        let cfg = config(&path);
+        // One run outside the measurement: counts the puzzles and checks the input reads.
+        let records = run_solve(&cfg).expect("the dataset solves").records;
+        let mut group = c.benchmark_group(name);
+        group.throughput(Throughput::Elements(records));
+        group.sample_size(10);
+        group.measurement_time(Duration::from_secs(10));
+        group.bench_function("solve_end_to_end", |b| {
+            b.iter(|| run_solve(&cfg).expect("the dataset solves"))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, batch);
+criterion_main!(benches);
