@@ -55,7 +55,14 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
         cli::Command::Bench(args) => {
             let cfg = args.into_config().map_err(anyhow::Error::msg)?;
             let report = bench::run_bench(&cfg)?;
-            print!("{}", export::text_table(&report));
+            // An export sent to stdout (`-`) replaces the table there.
+            let e = &cfg.exports;
+            if ![&e.json, &e.csv, &e.markdown]
+                .iter()
+                .any(|p| p.as_deref() == Some("-"))
+            {
+                print!("{}", export::text_table(&report));
+            }
             let failed = report.results.iter().any(|r| r.validation_failures > 0);
             Ok(ExitCode::from(u8::from(failed)))
         }

@@ -211,3 +211,28 @@ fn bad_bench_flags_exit_2() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn an_export_to_stdout_replaces_the_table() {
+    let out = bin()
+        .args([
+            "bench",
+            "-q",
+            "-j",
+            "1",
+            "--min-time",
+            "0",
+            "--warmup",
+            "0",
+            "--export-json",
+            "-",
+            SAMPLE,
+        ])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(json["results"][0]["threads"], 1);
+}
