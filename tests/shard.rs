@@ -172,6 +172,26 @@ fn shards_of_a_file_with_comments_blanks_and_invalid_lines_make_the_whole_run() 
 }
 
 #[test]
+fn shards_of_a_crlf_csv_with_bom_comments_and_bad_rows_make_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = fs::read_to_string(SAMPLE_CSV).unwrap();
+    let mut out = String::from("\u{feff}# made for the shard test\r\n");
+    for (i, line) in text.lines().take(200).enumerate() {
+        out.push_str(line);
+        out.push_str("\r\n");
+        match i % 23 {
+            4 => out.push_str("\r\n"),
+            7 => out.push_str("# a comment row\r\n"),
+            11 => out.push_str("only-one-field\r\n"),
+            _ => {}
+        }
+    }
+    let path = dir.path().join("crlf.csv");
+    fs::write(&path, out).unwrap();
+    check_union(&path, true);
+}
+
+#[test]
 fn more_shards_than_lines_leaves_some_empty() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("two.txt");
