@@ -1,5 +1,6 @@
-//! The fast solver: constraint propagation (naked and hidden singles), then depth-first
-//! guesses on the most constrained cell, counting solutions up to a limit.
+//! The fast solver: band-oriented bitboard propagation (box/line interactions and singles,
+//! see `state.rs`), then depth-first guesses on a two-candidate cell, counting solutions up
+//! to a limit.
 //!
 //! Everything lives on the stack: a [`state::State`] is `Copy` and each guess works on a
 //! copy, so solving allocates nothing on the heap and is safe to run on any rayon worker.
@@ -55,29 +56,36 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
 impl Search {
     /// Propagates `state` and searches below it. Returns `true` once the limit is reached.
     fn explore(&mut self, mut state: State) -> bool {
-        if state.propagate().is_err() {
-            return false;
-        }
-        let Some(cell) = state.most_constrained() else {
-            self.count += 1;
-            if self.first.is_none() {
-                self.first = Some(Grid(state.to_digits()));
-            }
-            return self.count >= self.limit;
-        };
-        let mut m = state.cand[cell];
-        while m != 0 {
-            let bit = m & m.wrapping_neg();
-            m &= m - 1;
-            if m != 0 {
+        loop {
+            let cell = match state.propagate() {
+                Err(_) => return false,
+                Ok(Some(cell)) => cell,
+                Ok(None) => {
+                    self.count += 1;
+                    if self.first.is_none() {
+                        self.first = Some(Grid(state.to_digits()));
+                    }
+                    return self.count >= self.limit;
+                }
+            };
+            let mut digits = state.digits(cell);
+            loop {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                if digits == 0 {
+                    // The last candidate is forced: go on with this state, no copy.
+                    if state.assign(d, cell).is_err() {
+                        return false;
+                    }
+                    break;
+                }
                 self.guesses += 1;
-            }
-            let mut child = state;
-            if child.place(cell, bit).is_ok() && self.explore(child) {
-                return true;
+                let mut child = state;
+                if child.assign(d, cell).is_ok() && self.explore(child) {
+                    return true;
+                }
             }
         }
-        false
     }
 }
 
