@@ -33,14 +33,15 @@
 //! * `update(d, b)`: for digit `d` in band `b`, shrink each row to the three boxes it can
 //!   use (9-bit pattern, [`SHRINK`]), keep only minirows that some row-to-box permutation
 //!   uses ([`COMPLEX`]: box/line interactions and hidden singles in boxes), then every row
-//!   left with one cell is a placement: clear the cell for the other digits and clear its
-//!   column for `d` in the other two bands.
+//!   left with one cell is a placement: clear the cell for the other digits. A box whose
+//!   candidates for `d` lie in one column takes that column from the other two bands
+//!   ([`POINTING`]; this is also what keeps a placed digit out of its column).
 //! * Naked singles: count candidates per cell with three bitwise accumulators over the nine
 //!   digits (`at least 1/2/3`), place every cell with exactly one.
 //!
 //! A contradiction is the zero-sized [`Contradiction`], passed up with `?`.
 
-use super::tables::{BAND, BAND_PEERS, COLUMN0, COMPLEX, OTHER_BANDS, SHRINK};
+use super::tables::{BAND, BAND_PEERS, COLUMN0, COMPLEX, OTHER_BANDS, POINTING, SHRINK};
 
 /// The search reached a contradiction: a cell without candidates, or a digit with no place
 /// left in a row or box.
@@ -130,6 +131,10 @@ impl State {
         if a == 0 {
             return Err(Contradiction);
         }
+        let keep = POINTING[((a | a >> 9 | a >> 18) & 0x1FF) as usize];
+        let [o1, o2] = OTHER_BANDS[b];
+        self.cand[d][o1] &= keep;
+        self.cand[d][o2] &= keep;
         let solved = single(a & 0x1FF) | single(a & 0x3FE00) | single(a & 0x7FC_0000);
         let new = solved & self.unsolved[b];
         if new != 0 {
@@ -137,11 +142,6 @@ impl State {
             for digit in &mut self.cand {
                 digit[b] &= !new;
             }
-            let cols = (new | new >> 9 | new >> 18) & 0x1FF;
-            let column = !(cols * COLUMN0);
-            let [o1, o2] = OTHER_BANDS[b];
-            self.cand[d][o1] &= column;
-            self.cand[d][o2] &= column;
         }
         self.cand[d][b] = a;
         self.prev[d][b] = a;

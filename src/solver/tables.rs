@@ -78,6 +78,29 @@ pub(crate) const COMPLEX: [u32; 512] = {
     t
 };
 
+/// For the nine-bit set of columns where a digit may still stand in a band, the cells the
+/// other two bands keep for that digit: a box of the band whose cells all lie in one column
+/// takes that column from the other bands (box/column interaction; this also keeps a
+/// placed digit out of its column). Boxes with no column at all are left to [`COMPLEX`].
+pub(crate) const POINTING: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut cols = 0;
+    while cols < 512 {
+        let mut keep = BAND;
+        let mut x = 0;
+        while x < 3 {
+            let part = (cols >> (3 * x)) & 7;
+            if part != 0 && part & (part - 1) == 0 {
+                keep &= !(((part as u32) << (3 * x)) * COLUMN0);
+            }
+            x += 1;
+        }
+        t[cols] = keep;
+        cols += 1;
+    }
+    t
+};
+
 /// For each band bit `p` (0..27), the cells of the band that share its row or its box,
 /// including the cell itself.
 pub(crate) const BAND_PEERS: [u32; 27] = {
@@ -140,6 +163,20 @@ mod tests {
         }
         assert_eq!(COMPLEX[0x1FF], BAND);
         assert_eq!(COMPLEX[0], 0);
+    }
+
+    #[test]
+    fn pointing_takes_single_columns_of_boxes() {
+        for (cols, &keep) in POINTING.iter().enumerate() {
+            for c in 0..9 {
+                let in_box = (cols >> (c / 3 * 3)) & 7;
+                let single = in_box == 1 << (c % 3);
+                for r in 0..3 {
+                    assert_eq!(keep & (1 << (9 * r + c)) == 0, single, "{cols:09b} {c}");
+                }
+            }
+            assert_eq!(keep & !BAND, 0);
+        }
     }
 
     #[test]
