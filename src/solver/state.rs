@@ -17,7 +17,7 @@
 //!   r7  | 63 ...                         |   band 2, bits  9..18
 //!   r8  | 72 ...                      80 |   band 2, bits 18..27
 //!
-//!  cand[d][b] (u32): bit p set <=> digit d+1 may still stand in cell 27*b + p
+//!  cand[3*d + b] (u32): bit p set <=> digit d+1 may still stand in cell 27*b + p
 //!
 //!   bit  31..27 | 26 .. 24 23 .. 21 20 .. 18 | 17 ......... 9 | 8 .. 6 5 .. 3 2 .. 0
 //!        zero   | row 3b+2: c8-6  c5-3  c2-0 | row 3b+1       | row 3b: c8-6 c5-3 c2-0
@@ -25,7 +25,7 @@
 //!
 //!  A column of a band is `COLUMN0 << col` (bits col, col+9, col+18).
 //!  unsolved[b]: bit p set while cell 27*b + p has no digit fixed yet.
-//!  prev[d][b]: cand[d][b] as last run through `update`; a difference means "look again".
+//!  prev[3*d + b]: cand[3*d + b] as `update` last left it; a difference means "look again".
 //! ```
 //!
 //! Propagation (JCZSolve-style, written from the description, not the code):
@@ -41,7 +41,7 @@
 //!
 //! A contradiction is the zero-sized [`Contradiction`], passed up with `?`.
 
-use super::tables::{BAND, BAND_PEERS, COLUMN0, COMPLEX, OTHER_BANDS, POINTING, SHRINK};
+use super::tables::{BAND, BAND_PEERS, COLUMN0, COMPLEX, POINTING, SHRINK};
 
 /// The search reached a contradiction: a cell without candidates, or a digit with no place
 /// left in a row or box.
@@ -58,13 +58,25 @@ pub(crate) struct Cell {
 /// Candidate bitboards for every digit and band, and the cells not yet fixed.
 #[derive(Clone, Copy)]
 pub(crate) struct State {
-    /// `cand[d][b]`: the cells of band `b` where digit `d + 1` may stand (27 bits).
-    cand: [[u32; 3]; 9],
-    /// `cand` as last examined by [`State::update`].
-    prev: [[u32; 3]; 9],
+    /// `cand[3 * d + b]`: the cells of band `b` where digit `d + 1` may stand (27 bits).
+    cand: [u32; 27],
+    /// `cand` as [`State::update`] last left it.
+    prev: [u32; 27],
     /// Cells of each band not yet fixed to a digit.
     unsolved: [u32; 3],
 }
+
+/// For a board index `3 * d + b`: the indices of the same digit in the other two bands.
+const OTHER: [[usize; 2]; 27] = {
+    let mut t = [[0usize; 2]; 27];
+    let mut i = 0;
+    while i < 27 {
+        let base = i - i % 3;
+        t[i] = [base + (i + 1) % 3, base + (i + 2) % 3];
+        i += 1;
+    }
+    t
+};
 
 /// The value of `row` (a nine-bit row) if it has exactly one bit, else 0.
 #[inline(always)]
@@ -80,8 +92,8 @@ impl State {
     /// A state with the givens of `puzzle` placed (`[u8; 81]`, 0 = empty), not yet propagated.
     pub(crate) fn from_givens(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
         let mut s = State {
-            cand: [[BAND; 3]; 9],
-            prev: [[0; 3]; 9],
+            cand: [BAND; 27],
+            prev: [0; 27],
             unsolved: [BAND; 3],
         };
         for (i, &d) in puzzle.iter().enumerate() {
@@ -103,48 +115,50 @@ impl State {
     #[inline]
     pub(crate) fn assign(&mut self, d: usize, cell: Cell) -> Result<(), Contradiction> {
         let b = cell.band;
+        let i = 3 * d + b;
         let bit = 1u32 << cell.bit;
-        if self.cand[d][b] & bit == 0 {
+        if self.cand[i] & bit == 0 {
             return Err(Contradiction);
         }
-        for digit in &mut self.cand {
-            digit[b] &= !bit;
+        for d in 0..9 {
+            self.cand[3 * d + b] &= !bit;
         }
-        let digit = &mut self.cand[d];
-        digit[b] = (digit[b] & !BAND_PEERS[cell.bit as usize]) | bit;
+        self.cand[i] = (self.cand[i] & !BAND_PEERS[cell.bit as usize]) | bit;
         let column = !(COLUMN0 << (cell.bit % 9));
-        let [o1, o2] = OTHER_BANDS[b];
-        digit[o1] &= column;
-        digit[o2] &= column;
+        let [o1, o2] = OTHER[i];
+        self.cand[o1] &= column;
+        self.cand[o2] &= column;
         self.unsolved[b] &= !bit;
         Ok(())
     }
 
-    /// Band logic for digit `d` in band `b` (see the module doc).
+    /// Band logic for board `i = 3 * d + b`: digit `d + 1` in band `b` (see the module doc).
     #[inline(always)]
-    fn update(&mut self, d: usize, b: usize) -> Result<(), Contradiction> {
-        let a = self.cand[d][b];
+    fn update(&mut self, i: usize) -> Result<(), Contradiction> {
+        let a = self.cand[i];
         let pattern = usize::from(SHRINK[(a & 0x1FF) as usize])
             | usize::from(SHRINK[((a >> 9) & 0x1FF) as usize]) << 3
             | usize::from(SHRINK[(a >> 18) as usize & 0x1FF]) << 6;
-        let a = a & COMPLEX[pattern];
+        let a = a & COMPLEX[pattern & 0x1FF];
         if a == 0 {
             return Err(Contradiction);
         }
         let keep = POINTING[((a | a >> 9 | a >> 18) & 0x1FF) as usize];
-        let [o1, o2] = OTHER_BANDS[b];
-        self.cand[d][o1] &= keep;
-        self.cand[d][o2] &= keep;
+        let [o1, o2] = OTHER[i];
+        self.cand[o1] &= keep;
+        self.cand[o2] &= keep;
         let solved = single(a & 0x1FF) | single(a & 0x3FE00) | single(a & 0x7FC_0000);
+        let b = i % 3;
         let new = solved & self.unsolved[b];
         if new != 0 {
             self.unsolved[b] &= !new;
-            for digit in &mut self.cand {
-                digit[b] &= !new;
+            for d in 0..9 {
+                self.cand[3 * d + b] &= !new;
             }
         }
-        self.cand[d][b] = a;
-        self.prev[d][b] = a;
+        // `a` is a fixpoint of this function: no need to look at board `i` again.
+        self.cand[i] = a;
+        self.prev[i] = a;
         Ok(())
     }
 
@@ -154,14 +168,16 @@ impl State {
         loop {
             loop {
                 let mut changed = false;
-                for d in 0..9 {
-                    for b in 0..3 {
-                        if self.cand[d][b] != self.prev[d][b] {
-                            self.update(d, b)?;
+                // One pass over the 27 boards, unrolled so every index is a constant.
+                macro_rules! pass {
+                    ($($i:literal)*) => {$(
+                        if self.cand[$i] != self.prev[$i] {
+                            self.update($i)?;
                             changed = true;
                         }
-                    }
+                    )*};
                 }
+                pass!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
                 if !changed {
                     break;
                 }
@@ -173,8 +189,8 @@ impl State {
             let mut pair = None;
             for b in 0..3 {
                 let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
-                for digit in &self.cand {
-                    let x = digit[b];
+                for d in 0..9 {
+                    let x = self.cand[3 * d + b];
                     r3 |= r2 & x;
                     r2 |= r1 & x;
                     r1 |= x;
@@ -186,7 +202,7 @@ impl State {
                 if singles != 0 {
                     placed = true;
                     for d in 0..9 {
-                        let mut hits = self.cand[d][b] & singles;
+                        let mut hits = self.cand[3 * d + b] & singles;
                         while hits != 0 {
                             let bit = hits.trailing_zeros();
                             hits &= hits - 1;
@@ -233,8 +249,8 @@ impl State {
     #[inline]
     pub(crate) fn digits(&self, cell: Cell) -> u32 {
         let mut m = 0;
-        for (d, digit) in self.cand.iter().enumerate() {
-            m |= ((digit[cell.band] >> cell.bit) & 1) << d;
+        for d in 0..9 {
+            m |= ((self.cand[3 * d + cell.band] >> cell.bit) & 1) << d;
         }
         m
     }
@@ -242,13 +258,11 @@ impl State {
     /// The grid of fixed digits, `[u8; 81]`; only meaningful once solved.
     pub(crate) fn to_digits(self) -> [u8; 81] {
         let mut g = [0u8; 81];
-        for (d, digit) in self.cand.iter().enumerate() {
-            for (b, &band) in digit.iter().enumerate() {
-                let mut m = band;
-                while m != 0 {
-                    g[27 * b + m.trailing_zeros() as usize] = d as u8 + 1;
-                    m &= m - 1;
-                }
+        for (i, &board) in self.cand.iter().enumerate() {
+            let mut m = board;
+            while m != 0 {
+                g[27 * (i % 3) + m.trailing_zeros() as usize] = (i / 3) as u8 + 1;
+                m &= m - 1;
             }
         }
         g

@@ -115,9 +115,6 @@ pub(crate) const BAND_PEERS: [u32; 27] = {
     t
 };
 
-/// The two other bands of each band.
-pub(crate) const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,8 +186,5 @@ mod tests {
             assert_eq!(m.count_ones(), 9 + 6);
         }
         assert_eq!(COLUMN0 << 8 & BAND, 1 << 8 | 1 << 17 | 1 << 26);
-        for (b, o) in OTHER_BANDS.iter().enumerate() {
-            assert!(!o.contains(&b) && o[0] != o[1]);
-        }
     }
 }
