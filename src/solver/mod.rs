@@ -24,6 +24,10 @@ pub struct Solution {
     pub guesses: u32,
 }
 
+/// Column claiming runs in states fewer than this many guesses deep: near the root it
+/// often saves a whole search, deeper its cost outweighs the guesses it saves.
+const COLUMN_DEPTH: u32 = 1;
+
 struct Search {
     limit: u32,
     count: u32,
@@ -44,7 +48,7 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
         guesses: 0,
     };
     if let Ok(state) = State::from_givens(&puzzle.0) {
-        search.explore(state);
+        search.explore(state, 0);
     }
     Solution {
         count: search.count,
@@ -55,9 +59,9 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
 
 impl Search {
     /// Propagates `state` and searches below it. Returns `true` once the limit is reached.
-    fn explore(&mut self, mut state: State) -> bool {
+    fn explore(&mut self, mut state: State, depth: u32) -> bool {
         loop {
-            let cell = match state.propagate() {
+            let cell = match state.propagate(depth < COLUMN_DEPTH) {
                 Err(_) => return false,
                 Ok(Some(cell)) => cell,
                 Ok(None) => {
@@ -81,7 +85,7 @@ impl Search {
                 }
                 self.guesses += 1;
                 let mut child = state;
-                if child.assign(d, cell).is_ok() && self.explore(child) {
+                if child.assign(d, cell).is_ok() && self.explore(child, depth + 1) {
                     return true;
                 }
             }
