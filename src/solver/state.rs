@@ -166,7 +166,7 @@ impl State {
     }
 
     /// Propagates to a fixpoint. Returns `None` when the grid is solved, else a cell to branch
-    /// on: one with two candidates when there is one, else one with the fewest.
+    /// on: the first cell with two candidates when there is one, else see [`State::fewest`].
     ///
     /// With `columns`, also applies column claiming ([`State::claim`]) before giving up on
     /// singles.
@@ -258,13 +258,15 @@ impl State {
         Ok(changed)
     }
 
-    /// The unfixed cell with the fewest candidates (slow; only when no cell has two).
+    /// When no cell has two candidates: of the first unfixed cell of each band, the one
+    /// with the fewest candidates. (Taking the global minimum instead made 7% more guesses
+    /// on forum-hardest puzzles, where this case arises at the root.)
     #[cold]
     fn fewest(&self) -> Cell {
         let mut best = Cell { band: 0, bit: 0 };
         let mut best_n = u32::MAX;
         for b in 0..3 {
-            let mut t = self.unsolved[b];
+            let mut t = self.unsolved[b] & self.unsolved[b].wrapping_neg();
             while t != 0 {
                 let bit = t.trailing_zeros();
                 t &= t - 1;
