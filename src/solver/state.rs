@@ -44,7 +44,7 @@
 //!
 //! A contradiction is the zero-sized [`Contradiction`], passed up with `?`.
 
-use super::tables::{BAND, BAND_PEERS, CLAIMING, COLUMN0, COMPLEX, POINTING, SHRINK};
+use super::tables::{BAND, BAND_PEERS, CLAIMING, COLUMN0, COMPLEX, POINTING, SHRINK, SOLO};
 
 /// The search reached a contradiction: a cell without candidates, or a digit with no place
 /// left in a row or box.
@@ -80,16 +80,6 @@ const OTHER: [[usize; 2]; 27] = {
     }
     t
 };
-
-/// The value of `row` (a nine-bit row) if it has exactly one bit, else 0.
-#[inline(always)]
-fn single(row: u32) -> u32 {
-    if row & (row.wrapping_sub(1)) == 0 {
-        row
-    } else {
-        0
-    }
-}
 
 impl State {
     /// A state with the givens of `puzzle` placed (`[u8; 81]`, 0 = empty), not yet propagated.
@@ -150,7 +140,9 @@ impl State {
         let [o1, o2] = OTHER[i];
         self.cand[o1] &= keep;
         self.cand[o2] &= keep;
-        let solved = single(a & 0x1FF) | single(a & 0x3FE00) | single(a & 0x7FC_0000);
+        let solved = u32::from(SOLO[(a & 0x1FF) as usize])
+            | u32::from(SOLO[((a >> 9) & 0x1FF) as usize]) << 9
+            | u32::from(SOLO[(a >> 18) as usize & 0x1FF]) << 18;
         let b = i % 3;
         let new = solved & self.unsolved[b];
         if new != 0 {

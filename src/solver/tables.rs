@@ -28,6 +28,19 @@ pub(crate) const SHRINK: [u8; 512] = {
     t
 };
 
+/// A nine-bit row itself when it has exactly one bit (the digit is placed there), else 0.
+pub(crate) const SOLO: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut row = 0;
+    while row < 512 {
+        if row != 0 && row & (row - 1) == 0 {
+            t[row] = row as u16;
+        }
+        row += 1;
+    }
+    t
+};
+
 /// Whether the 3x3 minirow pattern `pattern` (bit `3r + x`: row `r` of the band may hold the
 /// digit in box `x`) contains the placement "row `r` uses box `perm[r]`".
 const fn perm_fits(pattern: usize, perm: [usize; 3]) -> bool {
@@ -216,6 +229,14 @@ mod tests {
                 }
             }
             assert_eq!(keep & !BAND, 0);
+        }
+    }
+
+    #[test]
+    fn solo_keeps_one_bit_rows() {
+        for (row, &solo) in SOLO.iter().enumerate() {
+            let expect = if row.count_ones() == 1 { row as u16 } else { 0 };
+            assert_eq!(solo, expect);
         }
     }
 
