@@ -91,7 +91,7 @@ impl State {
         };
         for (i, &d) in puzzle.iter().enumerate() {
             if d != 0 {
-                s.assign(
+                s.place_given(
                     usize::from(d - 1),
                     Cell {
                         band: i / 27,
@@ -103,10 +103,10 @@ impl State {
         Ok(s)
     }
 
-    /// Fixes digit `d + 1` in `cell`: clears the cell for other digits, and the cell's row,
-    /// box and column for `d`.
-    #[inline]
-    pub(crate) fn assign(&mut self, d: usize, cell: Cell) -> Result<(), Contradiction> {
+    /// Fixes a given: digit `d + 1` in `cell`. Clears the cell for other digits, and the
+    /// cell's row, box and column for `d` (more than [`State::assign`], so that the first
+    /// propagation has less to do).
+    fn place_given(&mut self, d: usize, cell: Cell) -> Result<(), Contradiction> {
         let b = cell.band;
         let i = 3 * d + b;
         let bit = 1u32 << cell.bit;
@@ -122,6 +122,20 @@ impl State {
         self.cand[o1] &= column;
         self.cand[o2] &= column;
         self.unsolved[b] &= !bit;
+        Ok(())
+    }
+
+    /// Fixes digit `d + 1` in `cell` by clearing the rest of the cell's row and box in the
+    /// digit's board. [`State::update`] then sees a one-cell row and does the rest (the
+    /// cell's other digits, its column in the other bands).
+    #[inline]
+    pub(crate) fn assign(&mut self, d: usize, cell: Cell) -> Result<(), Contradiction> {
+        let i = 3 * d + cell.band;
+        let bit = 1u32 << cell.bit;
+        if self.cand[i] & bit == 0 {
+            return Err(Contradiction);
+        }
+        self.cand[i] &= !BAND_PEERS[cell.bit as usize] | bit;
         Ok(())
     }
 
