@@ -164,11 +164,10 @@ impl State {
             | u32::from(SOLO[(a >> 18) as usize & 0x1FF]) << 18;
         let b = i % 3;
         let new = solved & self.unsolved[b];
-        if new != 0 {
-            self.unsolved[b] &= !new;
-            for d in 0..9 {
-                self.cand[3 * d + b] &= !new;
-            }
+        // Unconditional (a no-op when `new` is 0): the branch mispredicted 40% of the time.
+        self.unsolved[b] &= !new;
+        for d in 0..9 {
+            self.cand[3 * d + b] &= !new;
         }
         // `a` is a fixpoint of this function: no need to look at board `i` again.
         self.cand[i] = a;
