@@ -176,7 +176,8 @@ impl State {
     }
 
     /// Propagates to a fixpoint. Returns `None` when the grid is solved, else a cell to branch
-    /// on: the first cell with two candidates when there is one, else see [`State::fewest`].
+    /// on: the first two-candidate cell of the band with the most of them when there is
+    /// one, else see [`State::fewest`].
     ///
     /// With `columns`, also applies column claiming ([`State::claim`]) before giving up on
     /// singles.
@@ -219,6 +220,7 @@ impl State {
             }
             let mut placed = false;
             let mut pair = None;
+            let mut best_pairs = 0;
             for b in 0..3 {
                 let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
                 for d in 0..9 {
@@ -241,9 +243,11 @@ impl State {
                             self.assign(d, Cell { band: b, bit })?;
                         }
                     }
-                } else if pair.is_none() {
+                } else {
                     let two = r2 & !r3;
-                    if two != 0 {
+                    let n = two.count_ones();
+                    if n > best_pairs {
+                        best_pairs = n;
                         pair = Some(Cell {
                             band: b,
                             bit: two.trailing_zeros(),
