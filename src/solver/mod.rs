@@ -24,10 +24,6 @@ pub struct Solution {
     pub guesses: u32,
 }
 
-/// Column claiming runs in states fewer than this many guesses deep: near the root it
-/// often saves a whole search, deeper its cost outweighs the guesses it saves.
-const COLUMN_DEPTH: u32 = 1;
-
 struct Search {
     limit: u32,
     count: u32,
@@ -48,7 +44,7 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
         guesses: 0,
     };
     if let Ok(state) = State::from_givens(&puzzle.0) {
-        search.explore(state, 0);
+        search.explore(state);
     }
     Solution {
         count: search.count,
@@ -59,9 +55,9 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
 
 impl Search {
     /// Propagates `state` and searches below it. Returns `true` once the limit is reached.
-    fn explore(&mut self, mut state: State, depth: u32) -> bool {
+    fn explore(&mut self, mut state: State) -> bool {
         loop {
-            let cell = match state.propagate(depth < COLUMN_DEPTH) {
+            let cell = match state.propagate() {
                 Err(_) => return false,
                 Ok(Some(cell)) => cell,
                 Ok(None) => {
@@ -85,7 +81,7 @@ impl Search {
                 }
                 self.guesses += 1;
                 let mut child = state;
-                if child.assign(d, cell).is_ok() && self.explore(child, depth + 1) {
+                if child.assign(d, cell).is_ok() && self.explore(child) {
                     return true;
                 }
             }

@@ -36,15 +36,12 @@
 //!   left with one cell is a placement: clear the cell for the other digits. A box whose
 //!   candidates for `d` lie in one column takes that column from the other two bands
 //!   ([`POINTING`]; this is also what keeps a placed digit out of its column).
-//! * Column claiming (only before the first guess, see `COLUMN_DEPTH` in `mod.rs`): a
-//!   column that can hold `d` in one band only makes its box in that band keep only that
-//!   column ([`CLAIMING`]), which also finds hidden singles in columns.
 //! * Naked singles: count candidates per cell with three bitwise accumulators over the nine
 //!   digits (`at least 1/2/3`), place every cell with exactly one.
 //!
 //! A contradiction is the zero-sized [`Contradiction`], passed up with `?`.
 
-use super::tables::{BAND, BAND_PEERS, CLAIMING, COLUMN0, COMPLEX, POINTING, SHRINK, SOLO};
+use super::tables::{BAND, BAND_PEERS, COLUMN0, COMPLEX, POINTING, SHRINK, SOLO};
 
 /// The search reached a contradiction: a cell without candidates, or a digit with no place
 /// left in a row or box.
@@ -178,11 +175,7 @@ impl State {
     /// Propagates to a fixpoint. Returns `None` when the grid is solved, else a cell to branch
     /// on: the first two-candidate cell of the band with the most of them when there is
     /// one, else see [`State::fewest`].
-    ///
-    /// With `columns`, also applies column claiming ([`State::claim`]) before giving up on
-    /// singles.
-    #[allow(clippy::nonminimal_bool)] // `!a && !(b && c()?)` reads as "no singles, no claims"
-    pub(crate) fn propagate(&mut self, columns: bool) -> Result<Option<Cell>, Contradiction> {
+    pub(crate) fn propagate(&mut self) -> Result<Option<Cell>, Contradiction> {
         loop {
             loop {
                 let mut changed = false;
@@ -255,36 +248,10 @@ impl State {
                     }
                 }
             }
-            if !placed && !(columns && self.claim()?) {
+            if !placed {
                 return Ok(Some(pair.unwrap_or_else(|| self.fewest())));
             }
         }
-    }
-
-    /// Column logic for every digit: a column must hold the digit, and a column that can
-    /// hold it in one band only takes it there ([`CLAIMING`]). Returns whether any
-    /// candidate went.
-    #[inline(always)]
-    fn claim(&mut self) -> Result<bool, Contradiction> {
-        let mut changed = false;
-        for d in 0..9 {
-            let x = [self.cand[3 * d], self.cand[3 * d + 1], self.cand[3 * d + 2]];
-            let k = x.map(|x| (x | x >> 9 | x >> 18) & 0x1FF);
-            if k[0] | k[1] | k[2] != 0x1FF {
-                return Err(Contradiction);
-            }
-            let only = [
-                k[0] & !(k[1] | k[2]),
-                k[1] & !(k[0] | k[2]),
-                k[2] & !(k[0] | k[1]),
-            ];
-            for b in 0..3 {
-                let y = x[b] & CLAIMING[only[b] as usize];
-                changed |= y != x[b];
-                self.cand[3 * d + b] = y;
-            }
-        }
-        Ok(changed)
     }
 
     /// When no cell has two candidates: of the first unfixed cell of each band, the one

@@ -114,35 +114,6 @@ pub(crate) const POINTING: [u32; 512] = {
     t
 };
 
-/// For the nine-bit set of columns where a digit may stand in this band and in no other
-/// band, the cells this band keeps for it: such a column must take the digit here, so its box
-/// keeps only that column (box/column claiming; with [`COMPLEX`] this finds hidden singles in
-/// columns). A box with two such columns keeps nothing: a contradiction.
-pub(crate) const CLAIMING: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut cols = 0;
-    while cols < 512 {
-        let mut keep = BAND;
-        let mut x = 0;
-        while x < 3 {
-            let part = ((cols >> (3 * x)) & 7) as u32;
-            if part != 0 {
-                let bx = 7 << (3 * x);
-                let col = if part & (part - 1) == 0 {
-                    part << (3 * x)
-                } else {
-                    0
-                };
-                keep &= !(bx * COLUMN0) | (col * COLUMN0);
-            }
-            x += 1;
-        }
-        t[cols] = keep;
-        cols += 1;
-    }
-    t
-};
-
 /// For each band bit `p` (0..27), the cells of the band that share its row or its box,
 /// including the cell itself.
 pub(crate) const BAND_PEERS: [u32; 27] = {
@@ -215,28 +186,6 @@ mod tests {
                 }
             }
             assert_eq!(keep & !BAND, 0);
-        }
-    }
-
-    #[test]
-    fn claiming_keeps_only_the_claimed_column_of_a_box() {
-        for (cols, &keep) in CLAIMING.iter().enumerate() {
-            for c in 0..9 {
-                let claimed = (cols >> (c / 3 * 3)) & 7;
-                let kept = claimed == 0 || claimed == 1 << (c % 3);
-                for r in 0..3 {
-                    assert_eq!(keep & (1 << (9 * r + c)) != 0, kept, "{cols:09b} {c}");
-                }
-            }
-            assert_eq!(keep & !BAND, 0);
-        }
-    }
-
-    #[test]
-    fn solo_keeps_one_bit_rows() {
-        for (row, &solo) in SOLO.iter().enumerate() {
-            let expect = if row.count_ones() == 1 { row as u16 } else { 0 };
-            assert_eq!(solo, expect);
         }
     }
 
