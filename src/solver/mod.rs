@@ -1,6 +1,7 @@
 //! The fast solver: band-oriented bitboard propagation (box/line interactions and singles,
-//! see `state.rs`), then depth-first guesses on a two-candidate cell, counting solutions up
-//! to a limit.
+//! see `state.rs`), then depth-first guesses on a two-candidate cell (of the band with the
+//! most of them), counting solutions up to a limit. Candidates are tried in ascending digit
+//! order; the last one of a cell is placed in the parent state without a copy.
 //!
 //! Everything lives on the stack: a [`state::State`] is `Copy` and each guess works on a
 //! copy, so solving allocates nothing on the heap and is safe to run on any rayon worker.
@@ -20,7 +21,9 @@ pub struct Solution {
     /// The first solution found, if any: a complete grid that keeps every given.
     pub grid: Option<Grid>,
     /// Guesses made: tentative placements at branch points, not counting the last
-    /// candidate of a cell (which is forced once the others failed).
+    /// candidate of a cell (which is forced once the others failed). A branch point is a
+    /// cell chosen once propagation stalls (almost always one with two candidates, so one
+    /// guess); 0 means propagation alone solved the puzzle or proved it unsolvable.
     pub guesses: u32,
 }
 

@@ -18,6 +18,7 @@
 //!   r8  | 72 ...                      80 |   band 2, bits 18..27
 //!
 //!  cand[3*d + b] (u32): bit p set <=> digit d+1 may still stand in cell 27*b + p
+//!  (cand[27] and prev[27] are padding, always 0: the 28 boards compare in groups of four)
 //!
 //!   bit  31..27 | 26 .. 24 23 .. 21 20 .. 18 | 17 ......... 9 | 8 .. 6 5 .. 3 2 .. 0
 //!        zero   | row 3b+2: c8-6  c5-3  c2-0 | row 3b+1       | row 3b: c8-6 c5-3 c2-0
@@ -28,16 +29,20 @@
 //!  prev[3*d + b]: cand[3*d + b] as `update` last left it; a difference means "look again".
 //! ```
 //!
-//! Propagation (JCZSolve-style, written from the description, not the code):
+//! Propagation (JCZSolve-style; written here after reading public descriptions and the
+//! `sudoku` crate's solver, no code copied). Boards whose value differs from `prev` are
+//! run through `update` until none does, then naked singles, until neither changes anything:
 //!
-//! * `update(d, b)`: for digit `d` in band `b`, shrink each row to the three boxes it can
+//! * `update(i)`, `i = 3 * d + b`: for digit `d` in band `b`, shrink each row to the three boxes it can
 //!   use (9-bit pattern, [`SHRINK`]), keep only minirows that some row-to-box permutation
 //!   uses ([`COMPLEX`]: box/line interactions and hidden singles in boxes), then every row
 //!   left with one cell is a placement: clear the cell for the other digits. A box whose
 //!   candidates for `d` lie in one column takes that column from the other two bands
 //!   ([`POINTING`]; this is also what keeps a placed digit out of its column).
 //! * Naked singles: count candidates per cell with three bitwise accumulators over the nine
-//!   digits (`at least 1/2/3`), place every cell with exactly one.
+//!   digits (`at least 1/2/3`), place every cell with exactly one. Placing (`assign`, also
+//!   used for guesses) only clears the digit's row and box in its band; `update` then
+//!   sees the one-cell row and does the rest.
 //!
 //! A contradiction is the zero-sized [`Contradiction`], passed up with `?`.
 
