@@ -3,7 +3,7 @@
 //! most of them), counting solutions up to a limit. Candidates are tried in ascending digit
 //! order; the last one of a cell is placed in the parent state without a copy.
 //!
-//! Everything lives on the stack: a [`state::State`] is `Copy` and each guess works on a
+//! Everything lives on the stack: a `state::State` is `Copy` and each guess works on a
 //! copy, so solving allocates nothing on the heap and is safe to run on any rayon worker.
 
 pub mod reference;
