@@ -1,6 +1,6 @@
 //! Times the solver over a puzzle file, single thread.
 //!
-//! Usage: `cargo run --release --example solve_file -- FILE [LIMIT] [--check]`
+//! Usage: `cargo run --release --example solve_file -- FILE [LIMIT] [--check] [--parse-only]`
 //!
 //! FILE holds one puzzle a line, or is a CSV whose first column is the puzzle. Lines that
 //! start with `#` or whose first field is shorter than 81 bytes (headers) are skipped; the
@@ -22,6 +22,8 @@ fn main() {
         .filter(|a| !a.starts_with("--"))
         .map_or(1, |a| a.parse().expect("LIMIT is a number"));
     let check = args.iter().any(|a| a == "--check");
+    // Only read and parse: the process's own overhead, for CPU-time comparisons.
+    let parse_only = args.iter().any(|a| a == "--parse-only");
     let text = std::fs::read(path).expect("read FILE");
     let puzzles: Vec<Grid> = text
         .split(|&b| b == b'\n')
@@ -31,6 +33,10 @@ fn main() {
             (field.len() >= 81).then(|| parse_cells(&field[..81]).expect("puzzle"))
         })
         .collect();
+    if parse_only {
+        println!("{path}: {} puzzles parsed", puzzles.len());
+        return;
+    }
 
     let start = Instant::now();
     let mut guesses = 0u64;
