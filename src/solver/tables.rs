@@ -1,51 +1,129 @@
-//! Constant lookup tables for the solver, built at compile time by `const fn`.
+//! Constant lookup tables for the band solver, built at compile time by `const fn`.
+//!
+//! A band is 27 bits: three rows of nine bits, row `r` (0..3 within the band) at bits
+//! `9r..9r+9`, and inside a row the three boxes (minirows) at bits `0-2`, `3-5`, `6-8`.
+//! See the diagram at the top of `state.rs`.
 
-use crate::grid::{CELLS, UNITS};
+/// The 27 bits of one band.
+pub(crate) const BAND: u32 = (1 << 27) - 1;
 
-/// For each cell, the indices of its three units: `[row, 9 + column, 18 + box]`.
-pub(crate) const CELL_UNITS: [[usize; 3]; CELLS] = {
-    let mut t = [[0usize; 3]; CELLS];
-    let mut i = 0;
-    while i < CELLS {
-        t[i] = [i / 9, 9 + i % 9, 18 + (i / 27) * 3 + (i % 9) / 3];
-        i += 1;
-    }
-    t
-};
+/// The three cells of each column inside a band: column 0 is bits 0, 9 and 18.
+pub(crate) const COLUMN0: u32 = 1 | 1 << 9 | 1 << 18;
 
-/// For each cell, its 20 peers (cells sharing a row, column or box), ascending.
-pub(crate) const PEERS: [[u8; 20]; CELLS] = {
-    let mut t = [[0u8; 20]; CELLS];
-    let mut i = 0;
-    while i < CELLS {
-        let mut n = 0;
-        let mut j = 0;
-        while j < CELLS {
-            let same_row = i / 9 == j / 9;
-            let same_col = i % 9 == j % 9;
-            let same_box = CELL_UNITS[i][2] == CELL_UNITS[j][2];
-            if j != i && (same_row || same_col || same_box) {
-                t[i][n] = j as u8;
-                n += 1;
+/// For a row of nine bits, which of its three minirows hold a bit: bit `x` set when any of
+/// bits `3x..3x+3` is set.
+pub(crate) const SHRINK: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut row = 0;
+    while row < 512 {
+        let mut x = 0;
+        while x < 3 {
+            if (row >> (3 * x)) & 7 != 0 {
+                t[row] |= 1 << x;
             }
-            j += 1;
+            x += 1;
         }
-        i += 1;
+        row += 1;
     }
     t
 };
 
-/// `UNITS` narrowed to `u8` cell indices for the hot loop.
-pub(crate) const UNIT_CELLS: [[u8; 9]; 27] = {
-    let mut t = [[0u8; 9]; 27];
-    let mut u = 0;
-    while u < 27 {
-        let mut k = 0;
-        while k < 9 {
-            t[u][k] = UNITS[u][k] as u8;
-            k += 1;
+/// A nine-bit row itself when it has exactly one bit (the digit is placed there), else 0.
+pub(crate) const SOLO: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut row = 0;
+    while row < 512 {
+        if row != 0 && row & (row - 1) == 0 {
+            t[row] = row as u16;
         }
-        u += 1;
+        row += 1;
+    }
+    t
+};
+
+/// Whether the 3x3 minirow pattern `pattern` (bit `3r + x`: row `r` of the band may hold the
+/// digit in box `x`) contains the placement "row `r` uses box `perm[r]`".
+const fn perm_fits(pattern: usize, perm: [usize; 3]) -> bool {
+    let mut r = 0;
+    while r < 3 {
+        if pattern & (1 << (3 * r + perm[r])) == 0 {
+            return false;
+        }
+        r += 1;
+    }
+    true
+}
+
+/// The six ways to give each of the three rows of a band its own box.
+const PERMS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
+/// For a minirow pattern (as [`PERMS`] uses it), the band cells that survive the rule "one
+/// digit stands once in each row and once in each box of the band": the union of every
+/// minirow used by some row-to-box permutation that fits the pattern, as a 27-bit cell mask.
+/// `0` when no permutation fits (a contradiction). This one lookup does the band's box/line
+/// interactions (pointing and claiming) for one digit.
+pub(crate) const COMPLEX: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut pattern = 0;
+    while pattern < 512 {
+        let mut keep = 0u32;
+        let mut p = 0;
+        while p < 6 {
+            if perm_fits(pattern, PERMS[p]) {
+                let mut r = 0;
+                while r < 3 {
+                    keep |= 7 << (9 * r + 3 * PERMS[p][r]);
+                    r += 1;
+                }
+            }
+            p += 1;
+        }
+        t[pattern] = keep;
+        pattern += 1;
+    }
+    t
+};
+
+/// For the nine-bit set of columns where a digit may still stand in a band, the cells the
+/// other two bands keep for that digit: a box of the band whose cells all lie in one column
+/// takes that column from the other bands (box/column interaction; this also keeps a
+/// placed digit out of its column). Boxes with no column at all are left to [`COMPLEX`].
+pub(crate) const POINTING: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut cols = 0;
+    while cols < 512 {
+        let mut keep = BAND;
+        let mut x = 0;
+        while x < 3 {
+            let part = (cols >> (3 * x)) & 7;
+            if part != 0 && part & (part - 1) == 0 {
+                keep &= !(((part as u32) << (3 * x)) * COLUMN0);
+            }
+            x += 1;
+        }
+        t[cols] = keep;
+        cols += 1;
+    }
+    t
+};
+
+/// For each band bit `p` (0..27), the cells of the band that share its row or its box,
+/// including the cell itself.
+pub(crate) const BAND_PEERS: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut p = 0;
+    while p < 27 {
+        let row = 0x1FF << (9 * (p / 9));
+        let bx = 7 << (3 * ((p % 9) / 3));
+        t[p] = row | bx | bx << 9 | bx << 18;
+        p += 1;
     }
     t
 };
@@ -55,20 +133,71 @@ mod tests {
     use super::*;
 
     #[test]
-    fn peers_are_the_union_of_the_three_units_less_the_cell() {
-        for (i, peers) in PEERS.iter().enumerate() {
-            let mut expect: Vec<u8> = CELL_UNITS[i]
-                .iter()
-                .flat_map(|&u| UNITS[u])
-                .filter(|&c| c != i)
-                .map(|c| c as u8)
-                .collect();
-            expect.sort_unstable();
-            expect.dedup();
-            assert_eq!(peers.to_vec(), expect, "cell {i}");
-            for &u in &CELL_UNITS[i] {
-                assert!(UNITS[u].contains(&i));
+    fn shrink_marks_occupied_minirows() {
+        for (row, &got) in SHRINK.iter().enumerate() {
+            let expect: u8 = (0..3)
+                .filter(|x| (0..3).any(|k| row & (1 << (3 * x + k)) != 0))
+                .map(|x| 1 << x)
+                .sum();
+            assert_eq!(got, expect, "row {row:09b}");
+        }
+    }
+
+    /// Brute force: every way to put one digit in a band once per row and once per box,
+    /// restricted to the minirows of `pattern`; the union of the cells used.
+    fn complex_brute(pattern: usize) -> u32 {
+        let mut keep = 0;
+        for c0 in 0..9 {
+            for c1 in 0..9 {
+                for c2 in 0..9 {
+                    let cols = [c0, c1, c2];
+                    let boxes = cols.map(|c| c / 3);
+                    if boxes[0] == boxes[1] || boxes[0] == boxes[2] || boxes[1] == boxes[2] {
+                        continue;
+                    }
+                    if (0..3).all(|r| pattern & (1 << (3 * r + boxes[r])) != 0) {
+                        for (r, b) in boxes.iter().enumerate() {
+                            keep |= 7 << (9 * r + 3 * b);
+                        }
+                    }
+                }
             }
         }
+        keep
+    }
+
+    #[test]
+    fn complex_mask_matches_brute_force() {
+        for (pattern, &got) in COMPLEX.iter().enumerate() {
+            assert_eq!(got, complex_brute(pattern), "{pattern:09b}");
+        }
+        assert_eq!(COMPLEX[0x1FF], BAND);
+        assert_eq!(COMPLEX[0], 0);
+    }
+
+    #[test]
+    fn pointing_takes_single_columns_of_boxes() {
+        for (cols, &keep) in POINTING.iter().enumerate() {
+            for c in 0..9 {
+                let in_box = (cols >> (c / 3 * 3)) & 7;
+                let single = in_box == 1 << (c % 3);
+                for r in 0..3 {
+                    assert_eq!(keep & (1 << (9 * r + c)) == 0, single, "{cols:09b} {c}");
+                }
+            }
+            assert_eq!(keep & !BAND, 0);
+        }
+    }
+
+    #[test]
+    fn band_peers_share_a_row_or_box() {
+        for (p, &m) in BAND_PEERS.iter().enumerate() {
+            for q in 0..27 {
+                let same = q / 9 == p / 9 || (q % 9) / 3 == (p % 9) / 3;
+                assert_eq!(m & (1 << q) != 0, same, "{p} {q}");
+            }
+            assert_eq!(m.count_ones(), 9 + 6);
+        }
+        assert_eq!(COLUMN0 << 8 & BAND, 1 << 8 | 1 << 17 | 1 << 26);
     }
 }
