@@ -2,7 +2,7 @@
 //!
 //! Reads the shared data sets from `../shared/data` when that directory exists (skipping,
 //! with a note, any file that is missing) and always runs the small committed fallback set
-//! `data/bench/generated.txt` (puzzles made by this project, see that file's header).
+//! `data/sample.txt` (made by this project with `scripts/gen-sample-data.sh`).
 //! Puzzles are parsed outside the timed loop; throughput is in puzzles.
 use std::hint::black_box;
 use std::path::Path;
@@ -68,9 +68,9 @@ fn benches(c: &mut Criterion) {
             shared.display()
         );
     }
-    let fallback = load(&root.join("data/bench/generated.txt"), usize::MAX)
-        .expect("data/bench/generated.txt is committed");
-    bench_set(c, "generated", &fallback);
+    let fallback =
+        load(&root.join("data/sample.txt"), usize::MAX).expect("data/sample.txt is committed");
+    bench_set(c, "sample", &fallback);
 }
 
 criterion_group!(solve_benches, benches);
