@@ -561,10 +561,18 @@ impl CsvReader<'_> {
     fn fill(&mut self, out: &mut Vec<RawRecord>, max: usize) -> Result<(), csv::Error> {
         let mut rec = csv::ByteRecord::new();
         while out.len() < max && self.rdr.read_byte_record(&mut rec)? {
-            // The csv crate may place a record's start on the `\n` of the previous CRLF.
+            // The csv crate may place a record's start on the `\n` of the previous CRLF, or
+            // before blank lines and `#` comment lines that it skipped.
             let mut at = rec.position().map_or(self.line_at.0, csv::Position::byte);
-            while matches!(self.body.get(at as usize), Some(b'\r' | b'\n')) {
-                at += 1;
+            loop {
+                match self.body.get(at as usize) {
+                    Some(b'\r' | b'\n') => at += 1,
+                    Some(b'#') => {
+                        let rest = &self.body[at as usize..];
+                        at += memchr::memchr(b'\n', rest).map_or(rest.len(), |n| n + 1) as u64;
+                    }
+                    _ => break,
+                }
             }
             let skipped = self
                 .body
@@ -703,6 +711,27 @@ mod tests {
             }
         );
         assert_eq!(recs[0].fields.as_ref().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn csv_lines_skip_crlf_blank_and_comment_lines() {
+        let p0 = P.replace('.', "0");
+        for eol in ["\n", "\r\n"] {
+            let text = [
+                "puzzle,solution",
+                "",
+                &format!("{p0},{S}"),
+                "# a comment",
+                &format!("{p0},{S}"),
+                &format!("\"{p0}\",\"{S}"),
+                "\"",
+                &format!("{p0},{S}"),
+            ]
+            .join(eol);
+            let (_, recs) = read_all(text.as_bytes(), &LayoutOptions::default());
+            let lines: Vec<u64> = recs.iter().map(|r| r.line).collect();
+            assert_eq!(lines, [3, 5, 6, 8], "line ends {eol:?}");
+        }
     }
 
     #[test]
