@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::batch::{pipeline, progress_bar, write_json};
 use crate::input::{self, Layout, LayoutOptions, RawRecord, RecordReader};
@@ -98,6 +98,12 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
                 path: path.clone(),
                 reason,
             })?;
+        if let (Some(col), Layout::Lines { .. }) = (&cfg.layout.solution_column, &layout) {
+            bail!(
+                "{path}: --solution-column {col:?} needs a CSV input, but no header names a \
+                 puzzle column; add --puzzle-column NAME or --format csv"
+            );
+        }
         let names = field_names(&layout);
         let mut text = RowText::new(bytes, &layout);
         audit.paths.push(path.clone());
