@@ -568,12 +568,11 @@ fn shared_datasets_verify_clean() {
     }
 }
 
-/// `(line, verdict, detail)` of the rejects of one case file.
-fn case(
-    name: &str,
-    extra: &[&str],
-    code: i32,
-) -> Option<(Vec<(String, String, String)>, serde_json::Value)> {
+/// `(line, verdict, detail)` of one rejected row.
+type Triple = (String, String, String);
+
+/// `(line, verdict, detail)` of the rejects of one case file, and the report.
+fn case(name: &str, extra: &[&str], code: i32) -> Option<(Vec<Triple>, serde_json::Value)> {
     let path = shared("cases/inputs")?.join(name);
     let dir = tempfile::tempdir().unwrap();
     let (got, json, _) = verify(dir.path(), &path, extra, code);
@@ -584,7 +583,7 @@ fn case(
     Some((got, json))
 }
 
-fn t(line: &str, verdict: &str, detail: &str) -> (String, String, String) {
+fn t(line: &str, verdict: &str, detail: &str) -> Triple {
     (line.into(), verdict.into(), detail.into())
 }
 
