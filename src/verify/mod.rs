@@ -86,7 +86,7 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
         Some(p) => Some(RejectsWriter::new(Target::create(p)?).with_context(|| p.clone())?),
         None => None,
     };
-    let mut audit = Auditor::new(rejects);
+    let mut audit = Auditor::new(rejects, cfg.rejects.clone().unwrap_or_default());
     let mut inputs = Vec::new();
     let mut next_record = 0;
     let mut interrupted = false;
@@ -136,7 +136,8 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
         }
     }
     if let Some(w) = audit.rejects.take() {
-        w.commit().context("cannot write --rejects")?;
+        w.commit()
+            .with_context(|| format!("--rejects {}: cannot write", audit.rejects_path))?;
     }
     let secs = start.elapsed().as_secs_f64();
     let report = audit.report(cfg, inputs, secs, interrupted);
@@ -231,6 +232,8 @@ impl<'a> RowText<'a> {
 /// The sequential consumer: counts, duplicates, rejects, examples.
 struct Auditor {
     rejects: Option<RejectsWriter>,
+    /// Where the rejects go, for error messages.
+    rejects_path: String,
     counts: VerdictCounts,
     seen: Fingerprints,
     duplicates: u64,
@@ -245,9 +248,10 @@ struct Auditor {
 }
 
 impl Auditor {
-    fn new(rejects: Option<RejectsWriter>) -> Auditor {
+    fn new(rejects: Option<RejectsWriter>, rejects_path: String) -> Auditor {
         Auditor {
             rejects,
+            rejects_path,
             counts: VerdictCounts::default(),
             seen: Fingerprints::default(),
             duplicates: 0,
@@ -354,7 +358,8 @@ impl Auditor {
                 puzzle,
                 solution,
             };
-            w.write(&row).context("cannot write --rejects")?;
+            w.write(&row)
+                .with_context(|| format!("--rejects {}: cannot write", self.rejects_path))?;
         }
         Ok(())
     }
