@@ -88,49 +88,13 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
     };
     let mut audit = Auditor::new(rejects, cfg.rejects.clone().unwrap_or_default());
     let mut inputs = Vec::new();
-    let mut next_record = 0;
     let mut interrupted = false;
     for (index, path) in cfg.inputs.iter().enumerate() {
-        let source = input::open(path, cfg.mmap)?;
-        let bytes = source.bytes();
-        let layout =
-            input::detect(bytes, &cfg.layout).map_err(|reason| input::InputError::Layout {
-                path: path.clone(),
-                reason,
-            })?;
-        if let (Some(col), Layout::Lines { .. }) = (&cfg.layout.solution_column, &layout) {
-            bail!(
-                "{path}: --solution-column {col:?} needs a CSV input, but no header names a \
-                 puzzle column; add --puzzle-column NAME or --format csv"
-            );
-        }
-        let names = field_names(&layout);
-        let mut text = RowText::new(bytes, &layout);
-        audit.paths.push(path.clone());
-        let mut reader = RecordReader::new(bytes, &layout, next_record);
-        let pb = progress_bar(bytes.len() as u64, cfg.quiet);
-        let input = u32::try_from(index).context("too many inputs")?;
-        interrupted = pool.install(|| {
-            pipeline(
-                &mut reader,
-                |r| check_record(r, cfg.limit, &names),
-                |raws, checks| audit.consume(input, &mut text, raws, checks),
-                &pb,
-                path,
-            )
-        })?;
-        pb.finish_and_clear();
-        let records = reader.next_record() - next_record;
-        next_record = reader.next_record();
-        if records == 0 && !cfg.quiet {
-            eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
-        }
-        inputs.push(InputInfo {
-            path: path.clone(),
-            bytes: bytes.len() as u64,
-            layout: layout.name(),
-            records,
-        });
+        let first_record = inputs.iter().map(|i: &InputInfo| i.records).sum();
+        let index = u32::try_from(index).context("too many inputs")?;
+        let (info, stopped) = pool.install(|| audit.input(cfg, index, path, first_record))?;
+        inputs.push(info);
+        interrupted = stopped;
         if interrupted {
             break;
         }
@@ -262,6 +226,55 @@ impl Auditor {
             guesses: GuessHistogram::default(),
             paths: Vec::new(),
         }
+    }
+
+    /// Verifies one input (inside the pool): opens it, works out its layout, runs the
+    /// checks through the pipeline. Returns what the report says about the input and
+    /// whether the run was interrupted. Records are numbered from `first_record`.
+    fn input(
+        &mut self,
+        cfg: &VerifyConfig,
+        index: u32,
+        path: &str,
+        first_record: u64,
+    ) -> Result<(InputInfo, bool)> {
+        let source = input::open(path, cfg.mmap)?;
+        let bytes = source.bytes();
+        let layout =
+            input::detect(bytes, &cfg.layout).map_err(|reason| input::InputError::Layout {
+                path: path.to_string(),
+                reason,
+            })?;
+        if let (Some(col), Layout::Lines { .. }) = (&cfg.layout.solution_column, &layout) {
+            bail!(
+                "{path}: --solution-column {col:?} needs a CSV input, but no header names a \
+                 puzzle column; add --puzzle-column NAME or --format csv"
+            );
+        }
+        let names = field_names(&layout);
+        let mut text = RowText::new(bytes, &layout);
+        self.paths.push(path.to_string());
+        let mut reader = RecordReader::new(bytes, &layout, first_record);
+        let pb = progress_bar(bytes.len() as u64, cfg.quiet);
+        let interrupted = pipeline(
+            &mut reader,
+            |r| check_record(r, cfg.limit, &names),
+            |raws, checks| self.consume(index, &mut text, raws, checks),
+            &pb,
+            path,
+        )?;
+        pb.finish_and_clear();
+        let records = reader.next_record() - first_record;
+        if records == 0 && !cfg.quiet {
+            eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
+        }
+        let info = InputInfo {
+            path: path.to_string(),
+            bytes: bytes.len() as u64,
+            layout: layout.name(),
+            records,
+        };
+        Ok((info, interrupted))
     }
 
     fn example(&self, input: u32, line: u64) -> Example {
@@ -419,17 +432,7 @@ impl Auditor {
             if r.interrupted { " (interrupted)" } else { "" }
         );
         let one_input = self.paths.len() == 1;
-        let lines = |ex: &[Example]| -> String {
-            let at: Vec<String> = ex
-                .iter()
-                .map(|e| match one_input {
-                    true => e.line.to_string(),
-                    false => format!("{}:{}", e.path, e.line),
-                })
-                .collect();
-            let word = if ex.len() == 1 { "line" } else { "lines" };
-            format!("{word} {}", at.join(", "))
-        };
+        let lines = |ex: &[Example]| example_lines(ex, one_input);
         for v in &Verdict::ALL[1..] {
             let n = r.verdicts.get(*v);
             if n > 0 {
@@ -454,4 +457,17 @@ impl Auditor {
             r.solution_limit
         );
     }
+}
+
+/// `line 4` or `lines 3, 4`; with several inputs, `lines a.csv:3, b.csv:4`.
+fn example_lines(ex: &[Example], one_input: bool) -> String {
+    let at: Vec<String> = ex
+        .iter()
+        .map(|e| match one_input {
+            true => e.line.to_string(),
+            false => format!("{}:{}", e.path, e.line),
+        })
+        .collect();
+    let word = if ex.len() == 1 { "line" } else { "lines" };
+    format!("{word} {}", at.join(", "))
 }
