@@ -358,6 +358,36 @@ mod tests {
     }
 
     #[test]
+    fn non_unique_puzzle_says_whether_the_stored_solution_is_one_of_its_solutions() {
+        // S with r3c4, r3c6, r6c4, r6c6 blanked: two columns of one stack, rows of two
+        // bands, digits 9 5 / 5 9, so exactly two grids complete it (case C09).
+        let mut two: Vec<u8> = S.bytes().collect();
+        for i in [21, 23, 48, 50] {
+            two[i] = b'.';
+        }
+        let two = String::from_utf8(two).unwrap();
+        let (v, d) = verdict(&two, Some(S));
+        assert_eq!(v, Verdict::MultipleSolutions);
+        assert_eq!(
+            d,
+            "at least 2 solutions (counted up to --limit 2); the stored solution is one of them"
+        );
+        let c = check_record(&raw(&two, Some(S)), 3, &FieldNames::default());
+        assert_eq!(
+            c.detail.unwrap(),
+            "exactly 2 solutions; the stored solution is one of them"
+        );
+        let swapped = format!("56{}", &S[2..]);
+        let (v, d) = verdict(&two, Some(&swapped));
+        assert_eq!(v, Verdict::MultipleSolutions);
+        assert_eq!(
+            d,
+            "at least 2 solutions (counted up to --limit 2); the stored solution is also \
+             solution-illegal: 5 twice in col 1 (r1c1, r8c1); 6 twice in col 2 (r1c2, r7c2)"
+        );
+    }
+
+    #[test]
     fn every_verdict_has_a_distinct_word() {
         let words: std::collections::HashSet<&str> =
             Verdict::ALL.iter().map(|v| v.as_str()).collect();
