@@ -339,6 +339,7 @@ impl VerifyArgs {
             limit: self.limit,
             rejects: self.rejects,
             report: self.report,
+            shard: self.input.shard()?,
         })
     }
 }

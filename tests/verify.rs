@@ -722,3 +722,36 @@ fn case_c42_duplicates_are_informational() {
     assert_eq!(json["rejected"], 0);
     assert_eq!(json["duplicates"], 1);
 }
+
+#[test]
+fn shards_add_up_to_the_whole_run() {
+    // Distinct puzzles, so no duplicate spans two shards; every fourth row is broken.
+    let rows = sample_rows();
+    let mut text = String::from("quizzes,solutions\n");
+    for (i, (p, s)) in rows.iter().take(40).enumerate() {
+        let s = if i % 4 == 1 {
+            with(s, 80, '0')
+        } else {
+            s.clone()
+        };
+        text.push_str(&format!("{p},{s}\n"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("ten.csv");
+    fs::write(&input, text).unwrap();
+    let (whole, _, _) = verify(dir.path(), &input, &[], 1);
+    assert_eq!(whole.len(), 10);
+    let mut union = Vec::new();
+    for k in ["1/3", "2/3", "3/3"] {
+        let rej = dir.path().join("shard.csv");
+        bin()
+            .args(["verify", "-q", "--shard", k])
+            .arg(&input)
+            .arg("--rejects")
+            .arg(&rej)
+            .assert()
+            .code(predicate::in_iter([0, 1]));
+        union.extend(rejects(&rej));
+    }
+    assert_eq!(union, whole);
+}

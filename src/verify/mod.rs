@@ -27,6 +27,7 @@ use crate::input::{self, Layout, LayoutOptions, RawRecord, RecordReader};
 use crate::output::rejects::{RejectRow, RejectsWriter};
 use crate::output::Target;
 use crate::report::{ratio, InputInfo};
+use crate::shard::{self, Shard};
 use check::{check_record, Checked, FieldNames, Verdict};
 use dedup::{Fingerprints, FirstSeen};
 use report::{Example, GuessHistogram, VerdictCounts, VerifyReport};
@@ -50,6 +51,9 @@ pub struct VerifyConfig {
     pub quiet: bool,
     /// Memory-map regular files (else read them into memory).
     pub mmap: bool,
+    /// Verify only this shard of each input (`--shard K/N`); `None` reads everything.
+    /// Duplicates are then found within the shard only.
+    pub shard: Option<Shard>,
 }
 
 impl VerifyReport {
@@ -89,11 +93,12 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
     let mut audit = Auditor::new(rejects, cfg.rejects.clone().unwrap_or_default());
     let mut inputs = Vec::new();
     let mut interrupted = false;
+    let mut next_record = 0;
     for (index, path) in cfg.inputs.iter().enumerate() {
-        let first_record = inputs.iter().map(|i: &InputInfo| i.records).sum();
         let index = u32::try_from(index).context("too many inputs")?;
-        let (info, stopped) = pool.install(|| audit.input(cfg, index, path, first_record))?;
+        let (info, next, stopped) = pool.install(|| audit.input(cfg, index, path, next_record))?;
         inputs.push(info);
+        next_record = next;
         interrupted = stopped;
         if interrupted {
             break;
@@ -229,15 +234,16 @@ impl Auditor {
     }
 
     /// Verifies one input (inside the pool): opens it, works out its layout, runs the
-    /// checks through the pipeline. Returns what the report says about the input and
-    /// whether the run was interrupted. Records are numbered from `first_record`.
+    /// checks through the pipeline. The input's records are numbered from `next_record`, as
+    /// in the whole run even for a shard. Returns what the report says about the input, the
+    /// number of the next input's first record, and whether the run was interrupted.
     fn input(
         &mut self,
         cfg: &VerifyConfig,
         index: u32,
         path: &str,
-        first_record: u64,
-    ) -> Result<(InputInfo, bool)> {
+        next_record: u64,
+    ) -> Result<(InputInfo, u64, bool)> {
         let source = input::open(path, cfg.mmap)?;
         let bytes = source.bytes();
         let layout =
@@ -254,7 +260,14 @@ impl Auditor {
         let names = field_names(&layout);
         let mut text = RowText::new(bytes, &layout);
         self.paths.push(path.to_string());
-        let mut reader = RecordReader::new(bytes, &layout, first_record);
+        let mut reader = match cfg.shard {
+            None => RecordReader::new(bytes, &layout, next_record),
+            Some(s) => {
+                let range = shard::range(bytes, &layout, s);
+                RecordReader::new_range(bytes, &layout, &range, next_record)
+            }
+        };
+        let first_record = reader.next_record();
         let pb = progress_bar(bytes.len() as u64, cfg.quiet);
         let interrupted = pipeline(
             &mut reader,
@@ -265,6 +278,10 @@ impl Auditor {
         )?;
         pb.finish_and_clear();
         let records = reader.next_record() - first_record;
+        let next = match cfg.shard {
+            None => reader.next_record(),
+            Some(_) => next_record + shard::total_records(bytes, &layout),
+        };
         if records == 0 && !cfg.quiet {
             eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
         }
@@ -274,7 +291,7 @@ impl Auditor {
             layout: layout.name(),
             records,
         };
-        Ok((info, interrupted))
+        Ok((info, next, interrupted))
     }
 
     fn example(&self, input: u32, line: u64) -> Example {
