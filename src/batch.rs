@@ -1,5 +1,5 @@
-//! The batch engine behind `solve`: read records in fixed batches, solve each batch across
-//! the rayon pool, write results in input order.
+//! The batch engine behind `solve` and `verify`: read records in fixed batches, work on each
+//! batch across the rayon pool ([`pipeline`]), consume results in input order.
 //!
 //! Reading and writing run on one thread while the pool solves the current batch
 //! (`rayon::join`), so I/O overlaps the solving. Only three batches are alive at a time,
@@ -189,7 +189,9 @@ impl Collector<'_> {
     }
 }
 
-fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
+/// A progress bar over `total` input bytes on stderr; hidden with `quiet` or when stderr is
+/// not a terminal. It advances once per batch.
+pub fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
     let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
     if quiet || !io::stderr().is_terminal() {
         pb.set_draw_target(ProgressDrawTarget::hidden());
@@ -252,7 +254,15 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         };
         let first_record = reader.next_record();
         let pb = progress_bar(bytes.len() as u64, cfg.quiet);
-        interrupted = pool.install(|| pipeline(&mut reader, &mut col, cfg.limit, &pb, path))?;
+        interrupted = pool.install(|| {
+            pipeline(
+                &mut reader,
+                |r| solve_record(r, cfg.limit),
+                |raws, res| col.write(raws, res),
+                &pb,
+                path,
+            )
+        })?;
         pb.finish_and_clear();
         let records = reader.next_record() - first_record;
         // A shard numbers the next input's records after all of this input's, as the whole run.
@@ -308,14 +318,29 @@ fn open_sink(sink: &mut Option<Sink>, layout: &Layout, path: &str, output: &str)
     Ok(())
 }
 
-/// Reads, solves and writes one input batch by batch. Returns whether it was interrupted.
-fn pipeline(
+/// The batched, ordered, parallel engine behind `solve` and `verify`: reads `reader` in
+/// batches of [`BATCH`] records, maps each record with `work` across the current rayon pool,
+/// and hands every batch with its results to `consume`, in input order, on one thread.
+///
+/// `consume` of batch *n* and reading batch *n + 2* run while the pool works on batch *n + 1*
+/// (`rayon::join`), so I/O overlaps the work; only three batches are alive at a time. Call it
+/// inside `pool.install` to choose the pool. `path` names the input in errors. Returns
+/// whether the run was interrupted ([`INTERRUPTED`]); the batches already read are consumed.
+///
+/// # Errors
+/// The first error of `consume`, or a CSV read error naming `path` and the line.
+pub fn pipeline<R, W, C>(
     reader: &mut RecordReader<'_>,
-    col: &mut Collector<'_>,
-    limit: u32,
+    work: W,
+    mut consume: C,
     pb: &ProgressBar,
     path: &str,
-) -> Result<bool> {
+) -> Result<bool>
+where
+    R: Send + Sync,
+    W: Fn(&RawRecord) -> R + Sync + Send,
+    C: FnMut(&[RawRecord], &[R]) -> Result<()> + Send,
+{
     let read_err = |e: csv::Error| {
         let line = e.position().map_or(0, |p| p.line());
         input::InputError::Csv {
@@ -327,8 +352,8 @@ fn pipeline(
     let mut cur: Vec<RawRecord> = Vec::with_capacity(BATCH);
     let mut next: Vec<RawRecord> = Vec::with_capacity(BATCH);
     let mut prev: Vec<RawRecord> = Vec::with_capacity(BATCH);
-    let mut cur_res: Vec<SolvedRecord> = Vec::with_capacity(BATCH);
-    let mut prev_res: Vec<SolvedRecord> = Vec::with_capacity(BATCH);
+    let mut cur_res: Vec<R> = Vec::with_capacity(BATCH);
+    let mut prev_res: Vec<R> = Vec::with_capacity(BATCH);
     reader.fill(&mut cur, BATCH).map_err(read_err)?;
     let mut done = 0u64;
     while !cur.is_empty() {
@@ -337,14 +362,14 @@ fn pipeline(
         }
         let (io_result, ()) = rayon::join(
             || -> Result<()> {
-                col.write(&prev, &prev_res)?;
+                consume(&prev, &prev_res)?;
                 reader.fill(&mut next, BATCH).map_err(read_err)?;
                 Ok(())
             },
             || {
                 cur.par_iter()
                     .with_min_len(64)
-                    .map(|r| solve_record(r, limit))
+                    .map(&work)
                     .collect_into_vec(&mut cur_res)
             },
         );
@@ -356,7 +381,7 @@ fn pipeline(
         std::mem::swap(&mut prev_res, &mut cur_res);
         std::mem::swap(&mut cur, &mut next);
     }
-    col.write(&prev, &prev_res)?;
+    consume(&prev, &prev_res)?;
     Ok(INTERRUPTED.load(Ordering::Relaxed))
 }
 

@@ -8,6 +8,7 @@ use crate::batch::SolveConfig;
 use crate::bench::{BenchConfig, Exports};
 use crate::input::{Format, LayoutOptions};
 use crate::shard::Shard;
+use crate::verify::VerifyConfig;
 
 /// Solve, verify and benchmark Sudoku puzzle datasets, millions of puzzles at a time.
 #[derive(Debug, Parser)]
@@ -28,6 +29,9 @@ pub enum Command {
     /// Work with JSON reports.
     #[command(subcommand)]
     Report(ReportCommand),
+    /// Check every row of a dataset: puzzle shape, clue conflicts, uniqueness, and the stored
+    /// solution when there is one; name each row that is wrong and why.
+    Verify(VerifyArgs),
 }
 
 /// Input layout for `--format`.
@@ -92,6 +96,27 @@ pub struct SolveArgs {
     pub first: bool,
     /// Count solutions up to N (2 tells unique from non-unique).
     #[arg(long, value_name = "N", default_value = "2", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub limit: u32,
+}
+
+/// Flags of `verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Inputs and how to read them.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// CSV solution column: header name (case-insensitive) or 1-based index [default: a
+    /// column named solutions, solution, answer or answers].
+    #[arg(long, value_name = "NAME")]
+    pub solution_column: Option<String>,
+    /// Write every row whose verdict is not ok as CSV: record,line,verdict,detail,puzzle,solution.
+    #[arg(long, value_name = "FILE")]
+    pub rejects: Option<String>,
+    /// Write a JSON report (rows per verdict, examples, clue and guess histograms).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<String>,
+    /// Count solutions up to N (at least 2: unique or not; more to say how many).
+    #[arg(long, value_name = "N", default_value = "2", value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
     pub limit: u32,
 }
 
@@ -287,4 +312,34 @@ pub enum ReportCommand {
         #[arg(value_name = "IN.json", required = true)]
         inputs: Vec<String>,
     },
+}
+impl VerifyArgs {
+    /// Checks the flags together and builds the library config.
+    ///
+    /// # Errors
+    /// A message naming the flag when two flags do not fit together.
+    pub fn into_config(self) -> Result<VerifyConfig, String> {
+        let inputs = self.input.inputs();
+        if inputs.iter().filter(|p| *p == "-").count() > 1 {
+            return Err("standard input (-) can be read only once".into());
+        }
+        if self.rejects.as_deref() == Some("-") && self.report.as_deref() == Some("-") {
+            return Err(
+                "--rejects - and --report -: only one of them can go to standard output".into(),
+            );
+        }
+        let mut layout = self.input.layout();
+        layout.solution_column = self.solution_column;
+        Ok(VerifyConfig {
+            layout,
+            threads: self.input.threads(),
+            quiet: self.input.quiet,
+            mmap: !self.input.no_mmap,
+            inputs,
+            limit: self.limit,
+            rejects: self.rejects,
+            report: self.report,
+            shard: self.input.shard()?,
+        })
+    }
 }

@@ -342,10 +342,10 @@ fn detect_line_field(bytes: &[u8]) -> usize {
         .unwrap_or(0)
 }
 
-/// Splits the text after a line's puzzle into a known solution, if it holds one: the last
-/// field (separated by `,` `;` `:` tab or space) of 10 or more characters. Shorter fields
-/// (a solution count, a rating) and `#` comments are not solutions.
-fn trailing_solution(rest: &[u8]) -> Option<Result<Grid, ParseError>> {
+/// Splits the text after a line's puzzle into a known solution field, if it holds one: the
+/// last field (separated by `,` `;` `:` tab or space) of 10 or more characters. Shorter
+/// fields (a solution count, a rating) and `#` comments are not solutions.
+fn trailing_solution(rest: &[u8]) -> Option<&[u8]> {
     let rest = rest.trim_ascii();
     if rest.first() == Some(&b'#') {
         return None;
@@ -353,7 +353,28 @@ fn trailing_solution(rest: &[u8]) -> Option<Result<Grid, ParseError>> {
     rest.split(|&b| matches!(b, b',' | b';' | b':' | b' ' | b'\t'))
         .rfind(|f| !f.is_empty())
         .filter(|f| f.len() >= 10)
-        .map(parse_solution)
+}
+
+/// The puzzle field and the known-solution field of one data line of a lines input, as
+/// they stand in the line (`line` without its terminator; `field` as in [`Layout::Lines`]).
+/// The puzzle is `None` when the line has no field `field`; the solution is `None` when the
+/// line carries none. [`RecordReader`] parses exactly these fields, so `verify` can quote
+/// them as found.
+pub fn line_fields(line: &[u8], field: usize) -> (Option<&[u8]>, Option<&[u8]>) {
+    if field == 0 {
+        if starts_with_puzzle(line) {
+            return (Some(&line[..81]), trailing_solution(&line[81..]));
+        }
+        let end = line
+            .iter()
+            .position(|&b| is_separator(b) && b != b'#')
+            .unwrap_or(line.len());
+        return (Some(&line[..end]), trailing_solution(&line[end..]));
+    }
+    let mut fields = line
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|f| !f.is_empty());
+    (fields.nth(field), None)
 }
 
 fn count_newlines(bytes: &[u8]) -> u64 {
@@ -518,28 +539,14 @@ impl LineReader<'_> {
     }
 
     fn parse(&self, line: &[u8]) -> (Result<Grid, ParseError>, Option<Result<Grid, ParseError>>) {
-        if self.field == 0 {
-            if starts_with_puzzle(line) {
-                return (parse_cells(&line[..81]), trailing_solution(&line[81..]));
-            }
-            let end = line
-                .iter()
-                .position(|&b| is_separator(b) && b != b'#')
-                .unwrap_or(line.len());
-            return (parse_cells(&line[..end]), trailing_solution(&line[end..]));
-        }
-        let mut fields = line
-            .split(|b| b.is_ascii_whitespace())
-            .filter(|f| !f.is_empty());
-        match fields.nth(self.field) {
-            Some(f) => (parse_cells(f), None),
-            None => (
-                Err(ParseError::MissingField {
-                    column: self.field + 1,
-                }),
-                None,
-            ),
-        }
+        let (puzzle, solution) = line_fields(line, self.field);
+        let missing = ParseError::MissingField {
+            column: self.field + 1,
+        };
+        (
+            puzzle.ok_or(missing).and_then(parse_cells),
+            solution.map(parse_solution),
+        )
     }
 }
 
@@ -561,10 +568,18 @@ impl CsvReader<'_> {
     fn fill(&mut self, out: &mut Vec<RawRecord>, max: usize) -> Result<(), csv::Error> {
         let mut rec = csv::ByteRecord::new();
         while out.len() < max && self.rdr.read_byte_record(&mut rec)? {
-            // The csv crate may place a record's start on the `\n` of the previous CRLF.
+            // The csv crate may place a record's start on the `\n` of the previous CRLF, or
+            // before blank lines and `#` comment lines that it skipped.
             let mut at = rec.position().map_or(self.line_at.0, csv::Position::byte);
-            while matches!(self.body.get(at as usize), Some(b'\r' | b'\n')) {
-                at += 1;
+            loop {
+                match self.body.get(at as usize) {
+                    Some(b'\r' | b'\n') => at += 1,
+                    Some(b'#') => {
+                        let rest = &self.body[at as usize..];
+                        at += memchr::memchr(b'\n', rest).map_or(rest.len(), |n| n + 1) as u64;
+                    }
+                    _ => break,
+                }
             }
             let skipped = self
                 .body
@@ -703,6 +718,27 @@ mod tests {
             }
         );
         assert_eq!(recs[0].fields.as_ref().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn csv_lines_skip_crlf_blank_and_comment_lines() {
+        let p0 = P.replace('.', "0");
+        for eol in ["\n", "\r\n"] {
+            let text = [
+                "puzzle,solution",
+                "",
+                &format!("{p0},{S}"),
+                "# a comment",
+                &format!("{p0},{S}"),
+                &format!("\"{p0}\",\"{S}"),
+                "\"",
+                &format!("{p0},{S}"),
+            ]
+            .join(eol);
+            let (_, recs) = read_all(text.as_bytes(), &LayoutOptions::default());
+            let lines: Vec<u64> = recs.iter().map(|r| r.line).collect();
+            assert_eq!(lines, [3, 5, 6, 8], "line ends {eol:?}");
+        }
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //! counts, latency percentiles and guesses. [`shard`] cuts an input into `--shard K/N` byte
 //! ranges, and [`merge`] adds shard reports back together. [`bench`](mod@bench) times the solver alone
 //! on parsed (optionally [`isomorph`]-shuffled) puzzles and writes through [`export`].
+//! [`verify`] runs the batch engine to check a dataset's puzzles and stored solutions row by
+//! row.
 //!
 //! ```
 //! use sudoku_batch::{grid::parse_cells, solver::solve};
@@ -33,11 +35,13 @@ pub mod output;
 pub mod report;
 pub mod shard;
 pub mod solver;
+pub mod verify;
 
 use std::process::ExitCode;
 
-/// Runs a parsed command line and returns the process exit code: 0 when every record
-/// was solved, 1 when some record is `multiple`, `unsolvable` or `invalid`.
+/// Runs a parsed command line and returns the process exit code. `solve`: 0 when every
+/// record was solved, 1 when some record is `multiple`, `unsolvable` or `invalid`. `verify`:
+/// 0 when every row is `ok` or `duplicate`, 1 when some row is rejected.
 ///
 /// # Errors
 /// Fatal errors (exit 2): bad flag combinations, unreadable inputs, unwritable outputs.
@@ -70,6 +74,10 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
             let merged = merge::merge_files(&inputs)?;
             batch::write_json(&output, &merged)?;
             Ok(ExitCode::SUCCESS)
+        }
+        cli::Command::Verify(args) => {
+            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
+            Ok(ExitCode::from(verify::run_verify(&cfg)?.exit_code()))
         }
     }
 }

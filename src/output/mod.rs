@@ -1,12 +1,14 @@
 //! Output: where results go. One [`SolutionWriter`] per format (lines, CSV), the per-record
-//! stats CSV, and [`Target`], which writes a file through a temporary beside it and renames it
+//! stats CSV, the `verify` rejects CSV, and [`Target`], which writes a file through a temporary beside it and renames it
 //! into place only when the run completes.
 
 mod csv_out;
 mod lines;
+pub mod rejects;
 
 pub use csv_out::CsvWriter;
 pub use lines::LinesWriter;
+pub use rejects::RejectsWriter;
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
