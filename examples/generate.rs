@@ -1,8 +1,8 @@
 //! Seeded generator of unique-solution puzzles, used by `scripts/gen-sample-data.sh` to
 //! make the sample in `data/`.
 //!
-//! Each puzzle starts from a random complete grid (a random isomorph, with relabelled
-//! digits, of the textbook pattern grid), and givens are removed in a random
+//! Each puzzle starts from a random complete grid (random diagonal boxes completed by the
+//! reference solver, then a random isomorph of that), and givens are removed in a random
 //! order while the solution count, checked with our own solver, stays exactly 1. The
 //! result is a minimal puzzle: removing any further given makes it non-unique.
 //!
@@ -14,7 +14,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sudoku_batch::grid::Grid;
-use sudoku_batch::solver::solve;
+use sudoku_batch::solver::{reference, solve};
 
 /// A random isomorph of `g`: digit relabelling, rows within bands, bands, columns within
 /// stacks, stacks, and an optional transpose. Each keeps a valid grid valid.
@@ -50,6 +50,24 @@ fn isomorph(g: &Grid, rng: &mut ChaCha8Rng) -> Grid {
     Grid(out)
 }
 
+/// A random complete grid: the three boxes on the diagonal share no unit, so each gets an
+/// independent random permutation of 1-9; the reference solver (fixed search order, so
+/// the result depends on the seed alone, not on our fast solver's choices) completes it.
+fn random_grid(rng: &mut ChaCha8Rng) -> Grid {
+    let mut g = Grid::EMPTY;
+    for b in 0..3 {
+        let mut digits: Vec<u8> = (1..=9).collect();
+        digits.shuffle(rng);
+        for (k, d) in digits.into_iter().enumerate() {
+            g.0[(b * 3 + k / 3) * 9 + b * 3 + k % 3] = d;
+        }
+    }
+    let (_, first) = reference::count_solutions(&g, 1);
+    let full = first.expect("three filled diagonal boxes always complete");
+    assert!(full.is_complete_valid());
+    full
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 5 {
@@ -59,19 +77,12 @@ fn main() {
     let seed: u64 = args[1].parse().expect("SEED is a number");
     let count: usize = args[2].parse().expect("COUNT is a number");
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    // The textbook pattern grid: row r is 1..9 shifted by 3r + r/3. Fixed, so the output
-    // depends only on the seed, not on which solution our solver happens to find first.
-    let mut base = Grid::EMPTY;
-    for (i, d) in base.0.iter_mut().enumerate() {
-        let (r, c) = (i / 9, i % 9);
-        *d = ((r * 3 + r / 3 + c) % 9 + 1) as u8;
-    }
-    assert!(base.is_complete_valid());
+
     let mut lines = BufWriter::new(std::fs::File::create(&args[3]).expect("create LINES_OUT"));
     let mut csv = BufWriter::new(std::fs::File::create(&args[4]).expect("create CSV_OUT"));
     writeln!(csv, "quizzes,solutions").expect("write");
     for _ in 0..count {
-        let solution = isomorph(&base, &mut rng);
+        let solution = isomorph(&random_grid(&mut rng), &mut rng);
         let mut puzzle = solution;
         let mut cells: Vec<usize> = (0..81).collect();
         cells.shuffle(&mut rng);
