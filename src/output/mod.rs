@@ -85,9 +85,12 @@ impl Target {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
         };
-        let tmp = tempfile::Builder::new()
-            .prefix(".sudoku-batch-")
-            .suffix(".tmp")
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".sudoku-batch-").suffix(".tmp");
+        if let Some(perms) = output_permissions(&target) {
+            builder.permissions(perms);
+        }
+        let tmp = builder
             .tempfile_in(dir)
             .map_err(|e| io::Error::new(e.kind(), format!("{path}: cannot write here: {e}")))?;
         Ok(Target::File {
@@ -114,6 +117,21 @@ impl Target {
             }
         }
     }
+}
+
+/// Permissions for the temporary: those of the file it replaces, else what a plain
+/// `create` gives (0666 less the umask) rather than tempfile's private 0600 (issue 5).
+fn output_permissions(target: &Path) -> Option<std::fs::Permissions> {
+    if let Ok(meta) = std::fs::metadata(target) {
+        return Some(meta.permissions());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(std::fs::Permissions::from_mode(0o666))
+    }
+    #[cfg(not(unix))]
+    None
 }
 
 impl Write for Target {
@@ -199,7 +217,8 @@ impl StatsWriter {
     pub fn commit(self) -> io::Result<()> {
         self.out
             .into_inner()
-            .map_err(|e| io::Error::other(e.to_string()))?
+            // Keep the kind: a broken pipe must still read as one (issue 5).
+            .map_err(|e| io::Error::new(e.error().kind(), e.to_string()))?
             .commit()
     }
 }
@@ -233,6 +252,27 @@ mod tests {
         t.write_all(b"new").unwrap();
         t.commit().unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn outputs_get_normal_permissions_and_keep_existing_ones() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        let p = path.to_str().unwrap();
+        Target::create(p).unwrap().commit().unwrap();
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let plain = dir.path().join("plain.txt");
+        std::fs::write(&plain, "").unwrap();
+        assert_eq!(
+            mode(&path),
+            mode(&plain),
+            "as File::create, not a private temp"
+        );
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        Target::create(p).unwrap().commit().unwrap();
+        assert_eq!(mode(&path), 0o640);
     }
 
     #[test]
