@@ -64,6 +64,9 @@ pub enum ParseError {
     /// Two or more equal givens in one unit (row, column or box).
     #[error("{0}")]
     Conflict(String),
+    /// The solver panicked on this record: a bug, caught so the rest of the run goes on.
+    #[error("internal error (a bug, please report it with this puzzle): {0}")]
+    Internal(String),
 }
 
 /// Returns whether `b` is one of the accepted blank symbols: `.`, `0`, `_`.
@@ -116,9 +119,18 @@ pub fn parse_solution(field: &[u8]) -> Result<Grid, ParseError> {
     }
 }
 
+/// Longest field explained character by character. Past it only the length is counted, in
+/// one pass without copying, so a 100 MB line costs no more than reading it (issue 5).
+const DIAGNOSE_MAX_BYTES: usize = 4096;
+
 /// The slow path: explain why `field` is not 81 cells.
 #[cold]
 fn diagnose(field: &[u8]) -> ParseError {
+    if field.len() > DIAGNOSE_MAX_BYTES {
+        // Characters of UTF-8 text = bytes that are not continuation bytes (10xxxxxx).
+        let found = field.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+        return ParseError::Length { found, hint: "" };
+    }
     let text = String::from_utf8_lossy(field);
     let found = text.chars().count();
     if looks_scientific(&text) {
@@ -376,6 +388,27 @@ mod tests {
             e.to_string()
                 .starts_with("80 characters, expected 81 (all digits"),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn huge_fields_report_their_length_in_characters() {
+        let e = parse_cells(&vec![b'1'; 10_000_000]).unwrap_err();
+        assert_eq!(
+            e,
+            ParseError::Length {
+                found: 10_000_000,
+                hint: ""
+            }
+        );
+        let wide = "\u{FF15}".repeat(5000);
+        let e = parse_cells(wide.as_bytes()).unwrap_err();
+        assert_eq!(
+            e,
+            ParseError::Length {
+                found: 5000,
+                hint: ""
+            }
         );
     }
 

@@ -84,8 +84,9 @@ impl Layout {
 /// Errors that stop a whole input (never a single record).
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
-    /// The file could not be opened or read.
-    #[error("{path}: {source}")]
+    /// The file could not be opened or read. (The reason is the error's source, which
+    /// `{:#}` prints after the path; naming it here too printed it twice.)
+    #[error("{path}")]
     Io {
         /// The input path as given (`-` for stdin).
         path: String,
@@ -107,7 +108,7 @@ pub enum InputError {
         reason: String,
     },
     /// The CSV reader failed (an I/O error while parsing).
-    #[error("{path}: line {line}: {source}")]
+    #[error("{path}: line {line}")]
     Csv {
         /// The input path as given.
         path: String,
@@ -262,6 +263,25 @@ fn find_named(header: &[String], names: &[&str]) -> Option<usize> {
         .position(|f| names.iter().any(|n| f.eq_ignore_ascii_case(n)))
 }
 
+/// `fields` for an error message, bounded whatever the input: at most 8 fields of at most
+/// 40 characters each, so a 100 MB first line does not become a 100 MB message (issue 5).
+fn brief(fields: &[String]) -> String {
+    const FIELDS: usize = 8;
+    const CHARS: usize = 40;
+    let mut shown: Vec<String> = fields
+        .iter()
+        .take(FIELDS)
+        .map(|f| match f.char_indices().nth(CHARS) {
+            Some((cut, _)) => format!("{:?}... ({} characters)", &f[..cut], f.chars().count()),
+            None => format!("{f:?}"),
+        })
+        .collect();
+    if fields.len() > FIELDS {
+        shown.push(format!("... ({} fields)", fields.len()));
+    }
+    format!("[{}]", shown.join(", "))
+}
+
 /// Works out the layout of `bytes` (the whole input) from its first data lines.
 ///
 /// # Errors
@@ -290,13 +310,18 @@ pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
         && (looks_like_header || !fields.iter().any(|f| parse_cells(f.as_bytes()).is_ok()));
     let header = has_header.then(|| fields.clone());
     let puzzle = match &opts.puzzle_column {
-        Some(w) => find_column(header.as_deref(), w)
-            .ok_or_else(|| format!("--puzzle-column {w:?}: no such column in {fields:?}"))?,
+        Some(w) => find_column(header.as_deref(), w).ok_or_else(|| {
+            format!(
+                "--puzzle-column {w:?}: no such column in {}",
+                brief(&fields)
+            )
+        })?,
         None => match &header {
             Some(h) => find_named(h, &PUZZLE_NAMES).ok_or_else(|| {
                 format!(
-                    "no puzzle column in header {h:?}: expected one of {PUZZLE_NAMES:?}; \
-                     choose one with --puzzle-column NAME"
+                    "no puzzle column in header {}: expected one of {PUZZLE_NAMES:?}; \
+                     choose one with --puzzle-column NAME",
+                    brief(h)
                 )
             })?,
             None => fields
@@ -306,10 +331,12 @@ pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
         },
     };
     let solution = match &opts.solution_column {
-        Some(w) => Some(
-            find_column(header.as_deref(), w)
-                .ok_or_else(|| format!("--solution-column {w:?}: no such column in {fields:?}"))?,
-        ),
+        Some(w) => Some(find_column(header.as_deref(), w).ok_or_else(|| {
+            format!(
+                "--solution-column {w:?}: no such column in {}",
+                brief(&fields)
+            )
+        })?),
         None => match &header {
             Some(h) => find_named(h, &SOLUTION_NAMES),
             None => fields
@@ -776,6 +803,21 @@ mod tests {
         };
         let e = detect(b"a,b\n1,2\n", &opts).unwrap_err();
         assert!(e.contains("--puzzle-column"), "{e}");
+    }
+
+    #[test]
+    fn layout_errors_stay_short_on_a_huge_first_line() {
+        let huge = "1".repeat(1_000_000);
+        let opts = LayoutOptions {
+            format: Format::Csv,
+            ..LayoutOptions::default()
+        };
+        let e = detect(huge.as_bytes(), &opts).unwrap_err();
+        assert!(e.len() < 400, "{} bytes: {}", e.len(), &e[..400]);
+        assert!(e.contains("(1000000 characters)"), "{e}");
+        let many = vec!["x"; 1000].join(",");
+        let e = detect(many.as_bytes(), &opts).unwrap_err();
+        assert!(e.contains("(1000 fields)") && e.len() < 400, "{e}");
     }
 
     #[test]
