@@ -19,13 +19,15 @@ use crate::input::{self, Layout, LayoutOptions, RawRecord, RecordReader};
 use crate::output::{CsvWriter, LinesWriter, SolutionWriter, StatsWriter, Target};
 use crate::report::{InputInfo, SolveReport, Status, StatusCounts, Tally};
 use crate::shard::{self, Shard};
-use crate::solver;
+use crate::stamp::Stamp;
+use crate::{failure, interrupt, solver};
 
 /// Records per batch: large enough to keep every core busy between two writes, small
 /// enough to keep memory low.
 pub const BATCH: usize = 32 * 1024;
 
-/// Set by the Ctrl-C handler: workers finish the current batch, then the run stops.
+/// Set by the Ctrl-C handler: workers take no new record, the finished prefix of the
+/// current batch is written, then the run stops (see [`crate::interrupt`]).
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Everything `solve` needs, validated.
@@ -236,6 +238,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     let mut next_record = 0;
     let mut interrupted = false;
     for path in &cfg.inputs {
+        let stamp = Stamp::of(path);
         let source = input::open(path, cfg.mmap)?;
         let bytes = source.bytes();
         let layout =
@@ -252,19 +255,28 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
                 RecordReader::new_range(bytes, &layout, &range, next_record)
             }
         };
-        let first_record = reader.next_record();
         let pb = progress_bar(bytes.len() as u64, cfg.quiet);
+        let written_before = col.counts.total();
         interrupted = pool.install(|| {
             pipeline(
                 &mut reader,
-                |r| solve_record(r, cfg.limit),
+                |r| failure::guard_record(r, || solve_record(r, cfg.limit)),
                 |raws, res| col.write(raws, res),
                 &pb,
                 path,
             )
         })?;
         pb.finish_and_clear();
-        let records = reader.next_record() - first_record;
+        if let (input::Source::Mapped(_), Some(stamp)) = (&source, stamp) {
+            if let Some(why) = stamp.changed(path) {
+                bail!(
+                    "{path}: {why}: its results may mix old and new bytes, so no output was \
+                     committed; use --no-mmap for a file that changes"
+                );
+            }
+        }
+        // Records written, which is fewer than records read when interrupted.
+        let records = col.counts.total() - written_before;
         // A shard numbers the next input's records after all of this input's, as the whole run.
         next_record = match cfg.shard {
             None => reader.next_record(),
@@ -352,6 +364,8 @@ where
     let mut cur: Vec<RawRecord> = Vec::with_capacity(BATCH);
     let mut next: Vec<RawRecord> = Vec::with_capacity(BATCH);
     let mut prev: Vec<RawRecord> = Vec::with_capacity(BATCH);
+    // `None`: not started because of Ctrl-C (see `interrupt`).
+    let mut cur_opt: Vec<Option<R>> = Vec::with_capacity(BATCH);
     let mut cur_res: Vec<R> = Vec::with_capacity(BATCH);
     let mut prev_res: Vec<R> = Vec::with_capacity(BATCH);
     reader.fill(&mut cur, BATCH).map_err(read_err)?;
@@ -369,11 +383,16 @@ where
             || {
                 cur.par_iter()
                     .with_min_len(64)
-                    .map(&work)
-                    .collect_into_vec(&mut cur_res)
+                    .map(|r| (!interrupt::requested()).then(|| work(r)))
+                    .collect_into_vec(&mut cur_opt)
             },
         );
         io_result?;
+        // Ctrl-C mid-batch: keep only the finished prefix, so the output has no holes.
+        let finished = interrupt::finished_prefix(&cur_opt);
+        cur.truncate(finished);
+        cur_res.clear();
+        cur_res.extend(cur_opt.drain(..).take(finished).flatten());
         done += cur.len() as u64;
         pb.set_position(reader.consumed());
         pb.set_message(format!("{done} records"));

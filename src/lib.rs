@@ -27,14 +27,17 @@ pub mod batch;
 pub mod bench;
 pub mod cli;
 pub mod export;
+pub mod failure;
 pub mod grid;
 pub mod input;
+pub mod interrupt;
 pub mod isomorph;
 pub mod merge;
 pub mod output;
 pub mod report;
 pub mod shard;
 pub mod solver;
+pub mod stamp;
 pub mod verify;
 
 use std::process::ExitCode;
@@ -49,6 +52,7 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         cli::Command::Solve(args) => {
             let cfg = args.into_config().map_err(anyhow::Error::msg)?;
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
             let report = batch::run_solve(&cfg)?;
             if report.interrupted {
                 return Ok(ExitCode::from(130));

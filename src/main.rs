@@ -3,21 +3,33 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use clap::error::ErrorKind;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = sudoku_batch::cli::Cli::parse();
+    let cli = match sudoku_batch::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        // --help, --version, and a bare `sudoku-batch` (usage is the helpful answer there).
+        Err(e)
+            if !e.use_stderr()
+                || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            e.exit()
+        }
+        // A bad flag value (`-j 0`): one line, exit 2 (issue 5).
+        Err(e) => {
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("bad arguments");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            let _ = writeln!(io::stderr(), "sudoku-batch: error: {first} (see --help)");
+            return ExitCode::from(2);
+        }
+    };
     match sudoku_batch::run(cli) {
         Ok(code) => code,
+        // A reader that went away (`| head`) is not an error worth a message.
+        Err(e) if sudoku_batch::failure::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            // A reader that went away (`| head`) is not an error worth a message.
-            let broken_pipe = e
-                .chain()
-                .filter_map(|c| c.downcast_ref::<io::Error>())
-                .any(|io| io.kind() == io::ErrorKind::BrokenPipe);
-            if broken_pipe {
-                return ExitCode::SUCCESS;
-            }
             let _ = writeln!(io::stderr(), "sudoku-batch: error: {e:#}");
             ExitCode::from(2)
         }

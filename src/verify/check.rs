@@ -278,9 +278,10 @@ pub fn describe(e: &ParseError, field: &str) -> String {
         ParseError::FieldCount { .. } | ParseError::MissingField { .. } => {
             format!("row: {e}")
         }
-        ParseError::Conflict(_) | ParseError::Length { .. } | ParseError::Scientific { .. } => {
-            format!("{field}: {e}")
-        }
+        ParseError::Conflict(_)
+        | ParseError::Length { .. }
+        | ParseError::Scientific { .. }
+        | ParseError::Internal(_) => format!("{field}: {e}"),
     }
 }
 

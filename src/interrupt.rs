@@ -1,0 +1,66 @@
+//! Ctrl-C (SIGINT): stop promptly, keep what was finished, say so (issue 5).
+//!
+//! The first SIGINT sets [`crate::batch::INTERRUPTED`]. The batch engine then stops handing
+//! records to the workers (each worker checks the flag before every record, so "promptly"
+//! means within one puzzle's solve time), writes the results that were finished *as a
+//! prefix in input order* (a finished record after an unfinished one is dropped, so the
+//! output never has holes), commits `-o`, `--stats` and `--report` with
+//! `"interrupted": true` and `records` = the records written, and exits 130.
+//!
+//! A second SIGINT exits at once with 130: that is the way out of a run blocked on a
+//! terminal or a pipe that never ends. Its temporary files (`.sudoku-batch-*.tmp` beside
+//! each output) are then left behind and no output is renamed into place.
+
+use std::sync::atomic::Ordering;
+use std::sync::OnceLock;
+
+use crate::batch::INTERRUPTED;
+
+/// Installs the SIGINT handler once per process; later calls return the first result.
+///
+/// # Errors
+/// The message of the signal library when the handler cannot be installed.
+pub fn install_handler() -> Result<(), String> {
+    static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
+    INSTALLED
+        .get_or_init(|| {
+            ctrlc::set_handler(|| {
+                if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                    // Second Ctrl-C: the user means it. Runs on ctrlc's own thread.
+                    eprintln!("sudoku-batch: interrupted again: exiting without writing");
+                    std::process::exit(130);
+                }
+            })
+            .map_err(|e| format!("cannot install the Ctrl-C handler: {e}"))
+        })
+        .clone()
+}
+
+/// Whether a Ctrl-C was received.
+#[inline]
+pub fn requested() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
+
+/// How many leading results are finished: the length of the `Some` prefix. Results after
+/// the first unfinished one are dropped by the caller so the output keeps input order
+/// without holes.
+pub fn finished_prefix<T>(results: &[Option<T>]) -> usize {
+    results
+        .iter()
+        .position(Option::is_none)
+        .unwrap_or(results.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::finished_prefix;
+
+    #[test]
+    fn only_the_finished_prefix_counts() {
+        assert_eq!(finished_prefix::<u8>(&[]), 0);
+        assert_eq!(finished_prefix(&[Some(1), Some(2)]), 2);
+        assert_eq!(finished_prefix(&[Some(1), None, Some(3)]), 1);
+        assert_eq!(finished_prefix(&[None, Some(2)]), 0);
+    }
+}
