@@ -225,6 +225,8 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         Some(p) => Some(StatsWriter::new(Target::create(p)?).with_context(|| p.to_string())?),
         None => None,
     };
+    // Opened now, so an unwritable --report path fails before the work, not after it.
+    let mut report_out = cfg.report.as_deref().map(Target::create).transpose()?;
     let mut col = Collector {
         sink: None,
         stats,
@@ -295,15 +297,31 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
             break;
         }
     }
+    let report = build_report(cfg, &col, inputs, start.elapsed(), interrupted);
+    // Write and flush every output, then rename them into place: a full disk fails the run
+    // before any output is committed, so exit 2 never leaves a partial set (issue 5).
+    if let Some(t) = &mut report_out {
+        let p = cfg.report.as_deref().unwrap_or_default();
+        serde_json::to_writer_pretty(&mut *t, &report)
+            .map_err(io::Error::from)
+            .and_then(|()| t.write_all(b"\n"))
+            .and_then(|()| t.flush())
+            .with_context(|| format!("cannot write --report {p}"))?;
+    }
+    if let Some(sink) = &mut col.sink {
+        sink.writer().flush().context("cannot write solutions")?;
+    }
+    if let Some(s) = &mut col.stats {
+        s.flush().context("cannot write --stats")?;
+    }
     if let Some(sink) = col.sink.take() {
         sink.commit().context("cannot write solutions")?;
     }
     if let Some(s) = col.stats.take() {
         s.commit().context("cannot write --stats")?;
     }
-    let report = build_report(cfg, &col, inputs, start.elapsed(), interrupted);
-    if let Some(p) = &cfg.report {
-        write_json(p, &report)?;
+    if let Some(t) = report_out {
+        t.commit().context("cannot write --report")?;
     }
     print_summary(cfg, &col, &report);
     Ok(report)

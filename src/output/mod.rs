@@ -210,6 +210,14 @@ impl StatsWriter {
         Ok(())
     }
 
+    /// Flushes buffered rows to the (temporary) file.
+    ///
+    /// # Errors
+    /// Any I/O error, e.g. a full disk.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
     /// Flushes and renames the file into place.
     ///
     /// # Errors
