@@ -64,6 +64,15 @@ pub enum ParseError {
     /// Two or more equal givens in one unit (row, column or box).
     #[error("{0}")]
     Conflict(String),
+    /// A bad CSV record whose quoted field runs over several lines: most likely a quote
+    /// that was never closed, which swallows the following lines (issue 5).
+    #[error("{cause} (the record holds {line_breaks} line breaks: an unclosed quote? the lines inside it are not read as records)")]
+    SpansLines {
+        /// Newline bytes inside the record's fields.
+        line_breaks: u64,
+        /// What is wrong with the record itself.
+        cause: Box<ParseError>,
+    },
     /// The solver panicked on this record: a bug, caught so the rest of the run goes on.
     #[error("internal error (a bug, please report it with this puzzle): {0}")]
     Internal(String),

@@ -404,6 +404,19 @@ pub fn line_fields(line: &[u8], field: usize) -> (Option<&[u8]>, Option<&[u8]>) 
     (fields.nth(field), None)
 }
 
+/// `e`, or `e` wrapped in [`ParseError::SpansLines`] when the record holds newlines: a bad
+/// record over several lines is most likely an unclosed quote that ate the lines after it.
+fn spanning_lines(e: ParseError, rec: &csv::ByteRecord) -> ParseError {
+    let newlines: u64 = rec.iter().map(count_newlines).sum();
+    if newlines == 0 {
+        return e;
+    }
+    ParseError::SpansLines {
+        line_breaks: newlines,
+        cause: Box::new(e),
+    }
+}
+
 fn count_newlines(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'\n', bytes).count() as u64
 }
@@ -632,6 +645,7 @@ impl CsvReader<'_> {
                     self.solution.map(|i| field(i).and_then(parse_solution)),
                 )
             };
+            let puzzle = puzzle.map_err(|e| spanning_lines(e, &rec));
             out.push(RawRecord {
                 record: self.record,
                 line,

@@ -154,7 +154,7 @@ fn hostile_csv_rows_are_invalid_records_and_the_rest_go_on() {
     let p0 = P.replace('.', "0");
     let rows = [
         (format!("{p0},{S}"), "solved", ""),
-        (format!("{p0}"), "invalid", "1 fields, expected 2"),
+        (p0.clone(), "invalid", "1 fields, expected 2"),
         (format!("{p0},{S},extra"), "invalid", "3 fields, expected 2"),
         (format!("\"{p0}\",\"{S}\""), "solved", ""),
         (
@@ -184,10 +184,12 @@ fn hostile_csv_rows_are_invalid_records_and_the_rest_go_on() {
     }
     let mut bytes = text.into_bytes();
     bytes.extend_from_slice(b"\xff\xfe,\xff\n");
+    // An unclosed quote: RFC 4180 makes the rest of the file one field; say so.
+    bytes.extend_from_slice(format!("\"{p0},{S}\n{p0},{S}\n{p0},{S}\n").as_bytes());
     fs::write(&file, &bytes).unwrap();
     let (code, out, stats, err) = run(&file, &["-j", "2"]);
     assert_eq!(code, 1, "{err}");
-    assert_eq!(stats.len(), rows.len() + 1);
+    assert_eq!(stats.len(), rows.len() + 2);
     for (i, (row, status, why)) in rows.iter().enumerate() {
         assert_eq!(stats[i][1], (i + 2).to_string(), "line of {row}");
         assert_eq!(stats[i][2], *status, "{row}");
@@ -198,12 +200,18 @@ fn hostile_csv_rows_are_invalid_records_and_the_rest_go_on() {
         );
     }
     assert_eq!(stats[rows.len()][2], "invalid");
+    let unclosed = &stats[rows.len() + 1];
+    assert_eq!(unclosed[1], (rows.len() + 3).to_string());
+    assert!(
+        unclosed[7].contains("holds 3 line breaks: an unclosed quote?"),
+        "{unclosed:?}"
+    );
     let mut rdr = csv::ReaderBuilder::new()
         .flexible(true)
         .from_reader(out.as_slice());
     assert_eq!(
         rdr.byte_records().count(),
-        rows.len() + 1,
+        rows.len() + 2,
         "one output row each"
     );
 }

@@ -107,7 +107,7 @@ fn assert_valid_solution(puzzle: &Grid, solution: &Grid) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(if cfg!(debug_assertions) { 32 } else { 128 }))]
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(debug_assertions) { 32 } else { 512 }))]
 
     #[test]
     fn an_isomorph_has_the_mapped_solution(i in 0usize..300, t in iso()) {
