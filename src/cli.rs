@@ -157,6 +157,26 @@ impl InputArgs {
     }
 }
 
+/// Refuses two outputs that name one file: each is renamed into place at the end, so the
+/// last rename would silently replace the other (issue 5). Devices such as `/dev/null`
+/// may be shared; `-` is checked by the caller.
+fn same_file_outputs(outputs: &[(&str, Option<&String>)]) -> Result<(), String> {
+    let key = |p: &str| std::fs::canonicalize(p).unwrap_or_else(|_| std::path::PathBuf::from(p));
+    let files: Vec<(&str, &String)> = outputs
+        .iter()
+        .filter_map(|&(flag, p)| p.map(|p| (flag, p)))
+        .filter(|(_, p)| *p != "-" && !std::fs::metadata(p).is_ok_and(|m| !m.is_file()))
+        .collect();
+    for (i, (a, pa)) in files.iter().enumerate() {
+        if let Some((b, _)) = files[i + 1..].iter().find(|(_, pb)| key(pa) == key(pb)) {
+            return Err(format!(
+                "{a} and {b} both write {pa}: one would replace the other; give each its own file"
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl SolveArgs {
     /// Checks the flags together and builds the library config.
     ///
@@ -174,6 +194,11 @@ impl SolveArgs {
                 ));
             }
         }
+        same_file_outputs(&[
+            ("-o", Some(&self.output)),
+            ("--stats", self.stats.as_ref()),
+            ("--report", self.report.as_ref()),
+        ])?;
         Ok(SolveConfig {
             layout: self.input.layout(),
             threads: self.input.threads(),

@@ -1,13 +1,14 @@
-//! Ctrl-C (SIGINT): stop promptly, keep what was finished, say so (issue 5).
+//! Ctrl-C (SIGINT), SIGTERM and SIGHUP: stop promptly, keep what was finished, say so
+//! (issue 5). A batch job killed by a scheduler (SIGTERM) keeps its finished work too.
 //!
-//! The first SIGINT sets [`crate::batch::INTERRUPTED`]. The batch engine then stops handing
+//! The first signal sets [`crate::batch::INTERRUPTED`]. The batch engine then stops handing
 //! records to the workers (each worker checks the flag before every record, so "promptly"
 //! means within one puzzle's solve time), writes the results that were finished *as a
 //! prefix in input order* (a finished record after an unfinished one is dropped, so the
 //! output never has holes), commits `-o`, `--stats` and `--report` with
 //! `"interrupted": true` and `records` = the records written, and exits 130.
 //!
-//! A second SIGINT exits at once with 130: that is the way out of a run blocked on a
+//! A second signal exits at once with 130: that is the way out of a run blocked on a
 //! terminal or a pipe that never ends. Its temporary files (`.sudoku-batch-*.tmp` beside
 //! each output) are then left behind and no output is renamed into place.
 

@@ -167,7 +167,13 @@ fn closed_stdout_ends_quietly_for_lines_csv_and_stats() {
 }
 
 #[test]
-fn sigint_keeps_the_finished_prefix_and_reports_it() {
+fn sigint_and_sigterm_keep_the_finished_prefix_and_report_it() {
+    for signal in ["-INT", "-TERM"] {
+        interrupted_run_keeps_the_finished_prefix(signal);
+    }
+}
+
+fn interrupted_run_keeps_the_finished_prefix(signal: &str) {
     let dir = tempfile::tempdir().unwrap();
     let n = 400_000;
     let input = write_input(dir.path(), "in.txt", &format!("{HARD}\n").repeat(n));
@@ -196,7 +202,7 @@ fn sigint_keeps_the_finished_prefix_and_reports_it() {
     }
     std::thread::sleep(Duration::from_millis(300));
     let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(sent.success());
