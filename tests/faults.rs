@@ -339,8 +339,8 @@ fn hundred_megabyte_inputs_without_puzzles_are_bounded() {
     });
 }
 
-/// The same at 1 GB: `cargo test --release -- --ignored huge` (about 10 s, 3 GB of disk
-/// for a moment). Not in CI for the disk and time it takes.
+/// The same at 1 GB: `cargo test --release -- --ignored one_gigabyte` (37 s measured on 2
+/// busy cores, 1 GB of disk at a time). Not in CI for the disk and time it takes.
 #[test]
 #[ignore = "1 GB inputs: run by hand with --ignored"]
 fn one_gigabyte_inputs_without_puzzles_are_bounded() {
