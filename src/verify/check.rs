@@ -281,7 +281,8 @@ pub fn describe(e: &ParseError, field: &str) -> String {
         ParseError::Conflict(_)
         | ParseError::Length { .. }
         | ParseError::Scientific { .. }
-        | ParseError::Internal(_) => format!("{field}: {e}"),
+        | ParseError::Internal(_)
+        | ParseError::SpansLines { .. } => format!("{field}: {e}"),
     }
 }
 
