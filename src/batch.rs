@@ -24,7 +24,7 @@ use crate::{failure, interrupt, solver};
 
 /// Records per batch: large enough to keep every core busy between two writes, small
 /// enough to keep memory low.
-pub const BATCH: usize = 32 * 1024;
+pub const BATCH: usize = 8 * 1024;
 
 /// Set by the Ctrl-C handler: workers take no new record, the finished prefix of the
 /// current batch is written, then the run stops (see [`crate::interrupt`]).

@@ -226,10 +226,34 @@ impl Grid {
         self.0.iter().filter(|&&d| d != 0).count() as u32
     }
 
+    /// Whether two equal digits share a unit: one pass over the cells with a bitmask of seen
+    /// digits per row, column and box. The fast path of [`Grid::conflicts`], which runs on
+    /// every record before the solver.
+    pub fn has_conflict(&self) -> bool {
+        let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+        let mut dup = 0u16;
+        for (i, &d) in self.0.iter().enumerate() {
+            if d == 0 {
+                continue;
+            }
+            let bit = 1u16 << (d & 15);
+            let (r, c) = (i / 9, i % 9);
+            let b = r / 3 * 3 + c / 3;
+            dup |= (rows[r] | cols[c] | boxes[b]) & bit;
+            rows[r] |= bit;
+            cols[c] |= bit;
+            boxes[b] |= bit;
+        }
+        dup != 0
+    }
+
     /// Every unit in which a digit stands more than once, in unit order (rows, columns,
     /// boxes), then digit order, e.g. `9 twice in row 1 (r1c2, r1c3); 9 twice in col 2 (r1c2, r5c2)`.
     /// `None` when no two equal digits share a unit. No search is done.
     pub fn conflicts(&self) -> Option<String> {
+        if !self.has_conflict() {
+            return None;
+        }
         let mut parts = Vec::new();
         for (u, cells) in UNITS.iter().enumerate() {
             let mut seen = 0u16;
@@ -445,6 +469,24 @@ mod tests {
             "9 twice in row 1 (r1c2, r1c3); 9 twice in col 2 (r1c2, r5c2); 9 twice in box 1 (r1c2, r1c3)"
         );
         assert_eq!(parse_cells(P.as_bytes()).unwrap().conflicts(), None);
+    }
+
+    #[test]
+    fn fast_conflict_check_agrees_with_the_full_one() {
+        let p = parse_cells(P.as_bytes()).unwrap();
+        assert!(!p.has_conflict());
+        // Put each digit next to each given in turn: a conflict exactly when it repeats one.
+        for i in 0..CELLS {
+            for d in 1..=9 {
+                let mut g = p;
+                g.0[i] = d;
+                assert_eq!(
+                    g.has_conflict(),
+                    g.conflicts().is_some(),
+                    "cell {i} digit {d}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -81,6 +81,7 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
         }
         cli::Command::Verify(args) => {
             let cfg = args.into_config().map_err(anyhow::Error::msg)?;
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
             Ok(ExitCode::from(verify::run_verify(&cfg)?.exit_code()))
         }
     }
