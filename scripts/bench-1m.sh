@@ -46,7 +46,7 @@ hyperfine -w 1 -r 5 --export-markdown "$work/c17_scaling.md" \
 
 echo "## peak memory besides the mapped input: RssAnon (heap + stacks) sampled every 20 ms"
 for f in c17_1m.txt c17_10m.txt; do
-  size=$(stat -c %s "$work/$f")
+  size=$(stat -L -c %s "$work/$f")
   start=$(date +%s.%N)
   "$bin" solve -q -j 2 --first "$work/$f" -o /dev/null &
   pid=$!
