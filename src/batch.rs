@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use crate::grid::{Grid, ParseError};
 use crate::input::{self, Layout, LayoutOptions, RawRecord, RecordReader};
 use crate::output::{CsvWriter, LinesWriter, SolutionWriter, StatsWriter, Target};
-use crate::report::{InputInfo, SolveReport, Status, StatusCounts, Tally};
+use crate::report::{InputInfo, RunRates, SolveReport, Status, StatusCounts, Tally};
 use crate::shard::{self, Shard};
 use crate::stamp::Stamp;
 use crate::{failure, interrupt, solver};
@@ -441,13 +441,7 @@ fn build_report(
         status: col.counts,
         threads: cfg.threads,
         solution_limit: cfg.limit,
-        wall_ms: secs * 1000.0,
-        puzzles_per_s: crate::report::ratio(records as f64, secs),
-        us_per_puzzle: crate::report::ratio(secs * 1e6, records as f64),
-        solve_ms_total: col.tally.solve_ns as f64 / 1e6,
-        latency: col.tally.latency(),
-        guesses_per_puzzle: col.tally.guesses_per_puzzle(),
-        no_guess_pct: col.tally.no_guess_pct(),
+        rates: RunRates::new(records, &col.tally, secs),
         interrupted,
         shard: cfg.shard.map(|s| s.to_string()),
         tally: col.tally.summary(),
@@ -495,14 +489,14 @@ fn print_summary(cfg: &SolveConfig, col: &Collector<'_>, r: &SolveReport) {
     let _ = writeln!(
         err,
         "sudoku-batch: {:.3} s wall, {:.0} puzzles/s, {:.2} µs/puzzle, {} threads; latency p50 {:.1} µs, p99 {:.1} µs, max {:.1} µs; {:.2} guesses/puzzle, {:.1}% without a guess",
-        r.wall_ms / 1000.0,
-        r.puzzles_per_s,
-        r.us_per_puzzle,
+        r.rates.wall_ms / 1000.0,
+        r.rates.puzzles_per_s,
+        r.rates.us_per_puzzle,
         r.threads,
-        r.latency.p50_us,
-        r.latency.p99_us,
-        r.latency.max_us,
-        r.guesses_per_puzzle,
-        r.no_guess_pct
+        r.rates.latency.p50_us,
+        r.rates.latency.p99_us,
+        r.rates.latency.max_us,
+        r.rates.guesses_per_puzzle,
+        r.rates.no_guess_pct
     );
 }

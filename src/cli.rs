@@ -45,12 +45,9 @@ pub enum FormatArg {
     Csv,
 }
 
-/// Flags shared by every command that reads puzzles.
+/// Layout flags shared by every command that reads puzzles (`solve`, `verify`, `bench`).
 #[derive(Debug, Args)]
-pub struct InputArgs {
-    /// Input files (`-` or none: standard input). Lines of 81 cells or a CSV dataset.
-    #[arg(value_name = "INPUT")]
-    pub inputs: Vec<String>,
+pub struct LayoutArgs {
     /// Input layout.
     #[arg(long, value_enum, default_value = "auto")]
     pub format: FormatArg,
@@ -60,6 +57,39 @@ pub struct InputArgs {
     /// The CSV has no header row (pick the puzzle column by index, or it is found by content).
     #[arg(long)]
     pub no_header: bool,
+}
+
+impl LayoutArgs {
+    fn layout(&self) -> LayoutOptions {
+        LayoutOptions {
+            format: match self.format {
+                FormatArg::Auto => Format::Auto,
+                FormatArg::Lines => Format::Lines,
+                FormatArg::Csv => Format::Csv,
+            },
+            puzzle_column: self.puzzle_column.clone(),
+            solution_column: None,
+            no_header: self.no_header,
+        }
+    }
+}
+
+/// Parses `--shard K/N`.
+fn parse_shard(shard: Option<&str>) -> Result<Option<Shard>, String> {
+    shard
+        .map(|s| s.parse().map_err(|e| format!("--shard {e}")))
+        .transpose()
+}
+
+/// Flags shared by every command that reads puzzles.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Input files (`-` or none: standard input). Lines of 81 cells or a CSV dataset.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<String>,
+    /// How to read the inputs' layout.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
     /// Worker threads [default: all cores].
     #[arg(short = 'j', long = "threads", value_name = "N")]
     pub threads: Option<NonZeroUsize>,
@@ -122,16 +152,7 @@ pub struct VerifyArgs {
 
 impl InputArgs {
     fn layout(&self) -> LayoutOptions {
-        LayoutOptions {
-            format: match self.format {
-                FormatArg::Auto => Format::Auto,
-                FormatArg::Lines => Format::Lines,
-                FormatArg::Csv => Format::Csv,
-            },
-            puzzle_column: self.puzzle_column.clone(),
-            solution_column: None,
-            no_header: self.no_header,
-        }
+        self.layout.layout()
     }
 
     fn inputs(&self) -> Vec<String> {
@@ -143,10 +164,7 @@ impl InputArgs {
     }
 
     fn shard(&self) -> Result<Option<Shard>, String> {
-        self.shard
-            .as_deref()
-            .map(|s| s.parse().map_err(|e| format!("--shard {e}")))
-            .transpose()
+        parse_shard(self.shard.as_deref())
     }
 
     fn threads(&self) -> usize {
@@ -243,15 +261,9 @@ pub struct BenchArgs {
     /// Prove uniqueness: count solutions up to 2 (the default).
     #[arg(long)]
     pub unique: bool,
-    /// Input layout.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub format: FormatArg,
-    /// CSV puzzle column: header name (case-insensitive) or 1-based index.
-    #[arg(long, value_name = "NAME")]
-    pub puzzle_column: Option<String>,
-    /// The CSV has no header row.
-    #[arg(long)]
-    pub no_header: bool,
+    /// How to read the inputs' layout.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
     /// Time only shard K of N (1 <= K <= N) of each input.
     #[arg(long, value_name = "K/N", allow_hyphen_values = true)]
     pub shard: Option<String>,
@@ -291,29 +303,19 @@ impl BenchArgs {
         if exports.iter().filter(|p| p.as_deref() == Some("-")).count() > 1 {
             return Err("only one --export-* can go to standard output (-)".into());
         }
-        let layout = InputArgs {
-            inputs: Vec::new(),
-            format: self.format,
-            puzzle_column: self.puzzle_column,
-            no_header: self.no_header,
-            threads: None,
-            quiet: self.quiet,
-            no_mmap: self.no_mmap,
-            shard: self.shard,
-        };
         let mut threads: Vec<usize> = self.threads.iter().map(|n| n.get()).collect();
         if threads.is_empty() {
             threads = crate::bench::default_threads();
         }
         Ok(BenchConfig {
             inputs: self.inputs,
-            layout: layout.layout(),
+            layout: self.layout.layout(),
             threads,
             warmup: self.warmup,
             min_time: std::time::Duration::from_secs_f64(self.min_time),
             seed: self.seed,
             limit: if self.first { 1 } else { 2 },
-            shard: layout.shard()?,
+            shard: parse_shard(self.shard.as_deref())?,
             mmap: !self.no_mmap,
             quiet: self.quiet,
             exports: Exports {

@@ -11,7 +11,7 @@
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::report::{ratio, Latency, StatusCounts, Tally, TallySummary};
+use crate::report::{RunRates, StatusCounts, Tally, TallySummary};
 
 /// One input as listed in a report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,22 +65,12 @@ pub struct MergedReport {
     pub threads: usize,
     /// Solution count limit (the same in every report).
     pub solution_limit: u32,
-    /// Largest wall time of the merged reports: the makespan when shards ran in parallel, ms.
-    pub wall_ms: f64,
     /// Sum of the wall times of the merged reports, milliseconds.
     pub wall_ms_sum: f64,
-    /// Records per second of `wall_ms`.
-    pub puzzles_per_s: f64,
-    /// `wall_ms` per record, microseconds.
-    pub us_per_puzzle: f64,
-    /// Sum of per-record solve times, milliseconds.
-    pub solve_ms_total: f64,
-    /// Per-record solve time percentiles from the merged histogram, microseconds.
-    pub latency: Latency,
-    /// Guesses per record that reached the solver.
-    pub guesses_per_puzzle: f64,
-    /// Percentage of those records solved without a guess.
-    pub no_guess_pct: f64,
+    /// Throughput, latency (from the merged histogram) and guesses; `wall_ms` in it is the
+    /// largest wall time of the merged reports, the makespan when shards ran in parallel.
+    #[serde(flatten)]
+    pub rates: RunRates,
     /// Whether any merged run was interrupted.
     pub interrupted: bool,
     /// Always `null`: the merged report covers the union of the shards.
@@ -147,14 +137,8 @@ fn merge(paths: &[String], reports: &[ShardReport]) -> Result<MergedReport> {
         status,
         threads: reports.iter().map(|r| r.threads).sum(),
         solution_limit: first.solution_limit,
-        wall_ms,
         wall_ms_sum: reports.iter().map(|r| r.wall_ms).sum(),
-        puzzles_per_s: ratio(records as f64, secs),
-        us_per_puzzle: ratio(secs * 1e6, records as f64),
-        solve_ms_total: summary.solve_ns as f64 / 1e6,
-        latency: tally.latency(),
-        guesses_per_puzzle: tally.guesses_per_puzzle(),
-        no_guess_pct: tally.no_guess_pct(),
+        rates: RunRates::new(records, &tally, secs),
         interrupted: reports.iter().any(|r| r.interrupted),
         shard: None,
         tally: summary,
@@ -201,12 +185,12 @@ mod tests {
         }
         let paths = vec!["1.json".to_string(), "2.json".to_string()];
         let m = merge(&paths, &[shard(&a, "1/2"), shard(&b, "2/2")]).unwrap();
-        assert_eq!(m.latency, whole.latency());
+        assert_eq!(m.rates.latency, whole.latency());
         assert_eq!(m.records, 1000);
         assert_eq!(m.inputs[0].records, 1000);
         assert_eq!(m.input_bytes, 100);
-        assert_eq!((m.wall_ms, m.wall_ms_sum), (700.0, 1000.0));
-        assert_eq!(m.guesses_per_puzzle, whole.guesses_per_puzzle());
+        assert_eq!((m.rates.wall_ms, m.wall_ms_sum), (700.0, 1000.0));
+        assert_eq!(m.rates.guesses_per_puzzle, whole.guesses_per_puzzle());
         // The histogram bytes may differ in the header (range after auto-resize); the
         // counts and what they decode to may not.
         let (mt, wt) = (&m.tally, whole.summary());
@@ -223,7 +207,7 @@ mod tests {
         let mut r = shard(&[], "1/1");
         r.wall_ms = 0.0;
         let m = merge(&paths, &[r]).unwrap();
-        assert_eq!((m.puzzles_per_s, m.us_per_puzzle), (0.0, 0.0));
-        assert_eq!(m.latency, Latency::default());
+        assert_eq!((m.rates.puzzles_per_s, m.rates.us_per_puzzle), (0.0, 0.0));
+        assert_eq!(m.rates.latency, crate::report::Latency::default());
     }
 }

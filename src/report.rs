@@ -233,6 +233,42 @@ pub struct InputInfo {
     pub records: u64,
 }
 
+/// Wall time, throughput, latency and guesses of a run: the figures that `solve --report`
+/// and `report merge` both derive from the record count, the [`Tally`] and the wall time.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunRates {
+    /// Wall time of the run (read, solve, write), milliseconds.
+    pub wall_ms: f64,
+    /// Records per second of wall time.
+    pub puzzles_per_s: f64,
+    /// Wall time per record, microseconds.
+    pub us_per_puzzle: f64,
+    /// Sum of per-record solve times, milliseconds (CPU work over all threads).
+    pub solve_ms_total: f64,
+    /// Per-record solve time percentiles, microseconds (records that reached the solver).
+    pub latency: Latency,
+    /// Guesses per record that reached the solver.
+    pub guesses_per_puzzle: f64,
+    /// Percentage of those records solved without a guess.
+    pub no_guess_pct: f64,
+}
+
+impl RunRates {
+    /// The figures for `records` records counted in `tally`, over `wall_secs` seconds of wall
+    /// time. Rates are 0, never NaN or infinity, when either is 0.
+    pub fn new(records: u64, tally: &Tally, wall_secs: f64) -> RunRates {
+        RunRates {
+            wall_ms: wall_secs * 1000.0,
+            puzzles_per_s: ratio(records as f64, wall_secs),
+            us_per_puzzle: ratio(wall_secs * 1e6, records as f64),
+            solve_ms_total: tally.solve_ns as f64 / 1e6,
+            latency: tally.latency(),
+            guesses_per_puzzle: tally.guesses_per_puzzle(),
+            no_guess_pct: tally.no_guess_pct(),
+        }
+    }
+}
+
 /// The JSON written by `solve --report FILE`.
 #[derive(Clone, Debug, Serialize)]
 pub struct SolveReport {
@@ -254,20 +290,9 @@ pub struct SolveReport {
     pub threads: usize,
     /// Solution count limit (1 with `--first`, else 2 unless `--limit`).
     pub solution_limit: u32,
-    /// Wall time of the whole run (read, solve, write), milliseconds.
-    pub wall_ms: f64,
-    /// Records per second of wall time.
-    pub puzzles_per_s: f64,
-    /// Wall time per record, microseconds.
-    pub us_per_puzzle: f64,
-    /// Sum of per-record solve times, milliseconds (CPU work over all threads).
-    pub solve_ms_total: f64,
-    /// Per-record solve time percentiles, microseconds (records that reached the solver).
-    pub latency: Latency,
-    /// Guesses per record that reached the solver.
-    pub guesses_per_puzzle: f64,
-    /// Percentage of those records solved without a guess.
-    pub no_guess_pct: f64,
+    /// Wall time, throughput, latency and guesses (flattened into the JSON).
+    #[serde(flatten)]
+    pub rates: RunRates,
     /// Whether the run was interrupted (Ctrl-C) before the end.
     pub interrupted: bool,
     /// The shard read (`K/N`), or `null` for the whole input.
