@@ -74,6 +74,22 @@ impl LayoutArgs {
     }
 }
 
+/// Most worker threads accepted by `-j`: far above any core count we target, and low
+/// enough that a typo (`-j 99999`) cannot make the OS spawn thousands of threads.
+pub const MAX_THREADS: usize = 1024;
+
+/// Parses one `-j` value: a whole number from 1 to [`MAX_THREADS`].
+fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => {
+            Ok(NonZeroUsize::new(n).expect("n >= 1 was checked"))
+        }
+        _ => Err(format!(
+            "expected a whole number of threads from 1 to {MAX_THREADS}"
+        )),
+    }
+}
+
 /// Parses `--shard K/N`.
 fn parse_shard(shard: Option<&str>) -> Result<Option<Shard>, String> {
     shard
@@ -90,8 +106,8 @@ pub struct InputArgs {
     /// How to read the inputs' layout.
     #[command(flatten)]
     pub layout: LayoutArgs,
-    /// Worker threads [default: all cores].
-    #[arg(short = 'j', long = "threads", value_name = "N")]
+    /// Worker threads, 1 to 1024 [default: all cores].
+    #[arg(short = 'j', long = "threads", value_name = "N", value_parser = parse_threads)]
     pub threads: Option<NonZeroUsize>,
     /// No progress bar and no summary on stderr.
     #[arg(short, long)]
@@ -238,12 +254,13 @@ pub struct BenchArgs {
     /// Input files: lines of 81 cells or a CSV dataset (`-`: standard input).
     #[arg(value_name = "INPUT", required = true)]
     pub inputs: Vec<String>,
-    /// Thread counts to measure, comma-separated [default: 1 and all cores].
+    /// Thread counts to measure, comma-separated, each 1 to 1024 [default: 1 and all cores].
     #[arg(
         short = 'j',
         long = "threads",
         value_name = "N,...",
-        value_delimiter = ','
+        value_delimiter = ',',
+        value_parser = parse_threads
     )]
     pub threads: Vec<NonZeroUsize>,
     /// Untimed passes over the puzzles before timing, per thread count.

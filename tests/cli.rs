@@ -165,6 +165,9 @@ fn exit_codes() {
         vec!["solve", "/nonexistent/p.txt"],
         vec!["solve", "/"],
         vec!["solve", "-j", "0", SAMPLE],
+        // A typo must not make the OS spawn 99,999 threads.
+        vec!["solve", "-j", "99999", SAMPLE],
+        vec!["bench", "-j", "1,5000", SAMPLE],
         vec!["solve", "--format", "xml", SAMPLE],
     ] {
         let a = bin().args(&args).assert().code(2);
