@@ -211,6 +211,31 @@ fn same_file_outputs(outputs: &[(&str, Option<&String>)]) -> Result<(), String> 
     Ok(())
 }
 
+/// Refuses an output that is one of the inputs (the same file by device and inode, so
+/// `./in.txt`, a symlink or a hard link count too): renaming the output into place would
+/// replace the puzzles with the results.
+fn output_is_input(inputs: &[String], outputs: &[(&str, Option<&String>)]) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    let id = |p: &str| {
+        std::fs::metadata(p)
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .map(|m| (m.dev(), m.ino()))
+    };
+    for &(flag, out) in outputs {
+        let Some(out_id) = out.and_then(|p| id(p)) else {
+            continue;
+        };
+        if let Some(input) = inputs.iter().find(|i| *i != "-" && id(i) == Some(out_id)) {
+            return Err(format!(
+                "{flag} {} is the input {input}: it would be overwritten; write the results elsewhere",
+                out.map_or("", String::as_str)
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl SolveArgs {
     /// Checks the flags together and builds the library config.
     ///
@@ -228,11 +253,13 @@ impl SolveArgs {
                 ));
             }
         }
-        same_file_outputs(&[
+        let outputs = [
             ("-o", Some(&self.output)),
             ("--stats", self.stats.as_ref()),
             ("--report", self.report.as_ref()),
-        ])?;
+        ];
+        same_file_outputs(&outputs)?;
+        output_is_input(&inputs, &outputs)?;
         Ok(SolveConfig {
             layout: self.input.layout(),
             threads: self.input.threads(),
@@ -357,6 +384,7 @@ pub enum ReportCommand {
         inputs: Vec<String>,
     },
 }
+
 impl VerifyArgs {
     /// Checks the flags together and builds the library config.
     ///
@@ -372,6 +400,12 @@ impl VerifyArgs {
                 "--rejects - and --report -: only one of them can go to standard output".into(),
             );
         }
+        let outputs = [
+            ("--rejects", self.rejects.as_ref()),
+            ("--report", self.report.as_ref()),
+        ];
+        same_file_outputs(&outputs)?;
+        output_is_input(&inputs, &outputs)?;
         let mut layout = self.input.layout();
         layout.solution_column = self.solution_column;
         Ok(VerifyConfig {

@@ -138,7 +138,12 @@ fn diagnose(field: &[u8]) -> ParseError {
     if field.len() > DIAGNOSE_MAX_BYTES {
         // Characters of UTF-8 text = bytes that are not continuation bytes (10xxxxxx).
         let found = field.iter().filter(|&&b| b & 0xC0 != 0x80).count();
-        return ParseError::Length { found, hint: "" };
+        let hint = if memchr::memchr(b'\r', field).is_some() {
+            BARE_CR_HINT
+        } else {
+            ""
+        };
+        return ParseError::Length { found, hint };
     }
     let text = String::from_utf8_lossy(field);
     let found = text.chars().count();
@@ -157,11 +162,18 @@ fn diagnose(field: &[u8]) -> ParseError {
     }
     let hint = if (70..CELLS).contains(&found) && text.bytes().all(|b| b.is_ascii_digit()) {
         " (all digits: leading zeros lost? a spreadsheet may have stored the puzzle as a number)"
+    } else if field.contains(&b'\r') {
+        BARE_CR_HINT
     } else {
         ""
     };
     ParseError::Length { found, hint }
 }
+
+/// The hint for a field that runs over bare CR bytes: lines ended by CR alone (classic Mac
+/// OS) are not line breaks here, so several puzzles read as one long line.
+const BARE_CR_HINT: &str =
+    " (it holds bare CR characters: lines ended by CR alone? convert them to LF, e.g. with tr '\\r' '\\n')";
 
 /// `4.972E+80`, `6.95127e80`: what a spreadsheet makes of an 81-digit number.
 fn looks_scientific(text: &str) -> bool {
@@ -442,6 +454,17 @@ mod tests {
                 found: 5000,
                 hint: ""
             }
+        );
+    }
+
+    #[test]
+    fn bare_cr_line_endings_are_named() {
+        let cr_only = format!("{P}\r{P}\r{P}");
+        let e = parse_cells(cr_only.as_bytes()).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("245 characters, expected 81 (it holds bare CR"),
+            "{e}"
         );
     }
 

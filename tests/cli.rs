@@ -222,3 +222,28 @@ fn first_mode_solves_without_proving_uniqueness() {
         "--first empty grid",
     );
 }
+
+#[test]
+fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    fs::copy(SAMPLE, &input).unwrap();
+    let hard = dir.path().join("hard.txt");
+    fs::hard_link(&input, &hard).unwrap();
+    let dotted = dir.path().join(".").join("in.txt");
+    for (cmd, flag, out) in [
+        ("solve", "-o", &input),
+        ("solve", "--stats", &dotted),
+        ("verify", "--rejects", &hard),
+    ] {
+        bin()
+            .args([cmd, "-q"])
+            .arg(&input)
+            .arg(flag)
+            .arg(out)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("it would be overwritten"));
+    }
+    assert_eq!(fs::read(&input).unwrap(), fs::read(SAMPLE).unwrap());
+}

@@ -90,9 +90,13 @@ impl Target {
         if let Some(perms) = output_permissions(&target) {
             builder.permissions(perms);
         }
-        let tmp = builder
-            .tempfile_in(dir)
-            .map_err(|e| io::Error::new(e.kind(), format!("{path}: cannot write here: {e}")))?;
+        let tmp = builder.tempfile_in(dir).map_err(|e| {
+            // tempfile's message names its own temporary; the user named `path`.
+            io::Error::new(
+                e.kind(),
+                format!("{path}: cannot write here: {}", os_reason(&e)),
+            )
+        })?;
         Ok(Target::File {
             out: BufWriter::with_capacity(1 << 16, tmp),
             path: target,
@@ -155,6 +159,20 @@ impl Write for Target {
             Target::Device(w) => w.flush(),
             Target::File { out, .. } => out.flush(),
         }
+    }
+}
+
+/// Why the temporary could not be created, in the operating system's words for the common
+/// cases, without the temporary's path that `tempfile` puts in its message.
+fn os_reason(e: &io::Error) -> String {
+    use io::ErrorKind as K;
+    match e.kind() {
+        K::NotFound => "No such file or directory".into(),
+        K::NotADirectory => "Not a directory".into(),
+        K::PermissionDenied => "Permission denied".into(),
+        K::ReadOnlyFilesystem => "Read-only file system".into(),
+        K::StorageFull => "No space left on device".into(),
+        kind => kind.to_string(),
     }
 }
 
