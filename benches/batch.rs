@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use sudoku_batch::batch::{run_solve, SolveConfig};
+use sudoku_batch::batch::{run_solve, ReadConfig, SolveConfig};
 use sudoku_batch::input::LayoutOptions;
 
 /// (group name, file) pairs to benchmark.
@@ -37,16 +37,18 @@ fn datasets() -> Vec<(String, PathBuf)> {
 
 fn config(path: &Path) -> SolveConfig {
     SolveConfig {
-        inputs: vec![path.display().to_string()],
-        layout: LayoutOptions::default(),
-        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        read: ReadConfig {
+            inputs: vec![path.display().to_string()],
+            layout: LayoutOptions::default(),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            quiet: true,
+            mmap: true,
+            shard: None,
+        },
         limit: 2,
         output: "/dev/null".into(),
         stats: None,
         report: None,
-        quiet: true,
-        mmap: true,
-        shard: None,
     }
 }
 

@@ -33,12 +33,8 @@ pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// Everything `solve` needs, validated.
 #[derive(Clone, Debug)]
 pub struct SolveConfig {
-    /// Input paths; `-` is standard input.
-    pub inputs: Vec<String>,
-    /// Layout options shared by all inputs.
-    pub layout: LayoutOptions,
-    /// Worker threads (at least 1).
-    pub threads: usize,
+    /// Inputs and how to read them.
+    pub read: ReadConfig,
     /// Count solutions up to this many: 1 = first solution only, 2 = tell unique from not.
     pub limit: u32,
     /// Solutions output path; `-` is standard output.
@@ -47,6 +43,17 @@ pub struct SolveConfig {
     pub stats: Option<String>,
     /// JSON report path, if wanted.
     pub report: Option<String>,
+}
+
+/// What every command that reads records (`solve`, `verify`) needs to know about its inputs.
+#[derive(Clone, Debug)]
+pub struct ReadConfig {
+    /// Input paths; `-` is standard input.
+    pub inputs: Vec<String>,
+    /// Layout options shared by all inputs (`verify` adds the solution column).
+    pub layout: LayoutOptions,
+    /// Worker threads (at least 1).
+    pub threads: usize,
     /// No progress bar and no summary.
     pub quiet: bool,
     /// Memory-map regular files (else read them into memory).
@@ -218,7 +225,7 @@ pub fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
 pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     let start = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads)
+        .num_threads(cfg.read.threads)
         .build()
         .context("cannot start the worker threads")?;
     let stats = match &cfg.stats {
@@ -239,25 +246,25 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     let mut inputs = Vec::new();
     let mut next_record = 0;
     let mut interrupted = false;
-    for path in &cfg.inputs {
+    for path in &cfg.read.inputs {
         let stamp = Stamp::of(path);
-        let source = input::open(path, cfg.mmap)?;
+        let source = input::open(path, cfg.read.mmap)?;
         let bytes = source.bytes();
         let layout =
-            input::detect(bytes, &cfg.layout).map_err(|reason| input::InputError::Layout {
+            input::detect(bytes, &cfg.read.layout).map_err(|reason| input::InputError::Layout {
                 path: path.clone(),
                 reason,
             })?;
         open_sink(&mut col.sink, &layout, path, &cfg.output)?;
         col.path = path;
-        let mut reader = match cfg.shard {
+        let mut reader = match cfg.read.shard {
             None => RecordReader::new(bytes, &layout, next_record),
             Some(s) => {
                 let range = shard::range(bytes, &layout, s);
                 RecordReader::new_range(bytes, &layout, &range, next_record)
             }
         };
-        let pb = progress_bar(bytes.len() as u64, cfg.quiet);
+        let pb = progress_bar(bytes.len() as u64, cfg.read.quiet);
         let written_before = col.counts.total();
         interrupted = pool.install(|| {
             pipeline(
@@ -280,11 +287,11 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         // Records written, which is fewer than records read when interrupted.
         let records = col.counts.total() - written_before;
         // A shard numbers the next input's records after all of this input's, as the whole run.
-        next_record = match cfg.shard {
+        next_record = match cfg.read.shard {
             None => reader.next_record(),
             Some(_) => next_record + shard::total_records(bytes, &layout),
         };
-        if records == 0 && !cfg.quiet {
+        if records == 0 && !cfg.read.quiet {
             eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
         }
         inputs.push(InputInfo {
@@ -439,11 +446,11 @@ fn build_report(
         inputs,
         records,
         status: col.counts,
-        threads: cfg.threads,
+        threads: cfg.read.threads,
         solution_limit: cfg.limit,
         rates: RunRates::new(records, &col.tally, secs),
         interrupted,
-        shard: cfg.shard.map(|s| s.to_string()),
+        shard: cfg.read.shard.map(|s| s.to_string()),
         tally: col.tally.summary(),
     }
 }
@@ -472,7 +479,7 @@ fn print_summary(cfg: &SolveConfig, col: &Collector<'_>, r: &SolveReport) {
             "sudoku-batch: ... and {more} more invalid records (see --stats)"
         );
     }
-    if cfg.quiet {
+    if cfg.read.quiet {
         return;
     }
     let c = &r.status;

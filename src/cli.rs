@@ -4,7 +4,7 @@ use std::num::NonZeroUsize;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::batch::SolveConfig;
+use crate::batch::{ReadConfig, SolveConfig};
 use crate::bench::{BenchConfig, Exports};
 use crate::input::{Format, LayoutOptions};
 use crate::shard::Shard;
@@ -183,6 +183,18 @@ impl InputArgs {
         parse_shard(self.shard.as_deref())
     }
 
+    /// The validated input settings for `inputs` (already defaulted to stdin).
+    fn read_config(&self, inputs: Vec<String>) -> Result<ReadConfig, String> {
+        Ok(ReadConfig {
+            layout: self.layout(),
+            threads: self.threads(),
+            quiet: self.quiet,
+            mmap: !self.no_mmap,
+            shard: self.shard()?,
+            inputs,
+        })
+    }
+
     fn threads(&self) -> usize {
         self.threads.map_or_else(
             || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
@@ -261,12 +273,7 @@ impl SolveArgs {
         same_file_outputs(&outputs)?;
         output_is_input(&inputs, &outputs)?;
         Ok(SolveConfig {
-            layout: self.input.layout(),
-            threads: self.input.threads(),
-            quiet: self.input.quiet,
-            mmap: !self.input.no_mmap,
-            shard: self.input.shard()?,
-            inputs,
+            read: self.input.read_config(inputs)?,
             limit: if self.first { 1 } else { self.limit },
             output: self.output,
             stats: self.stats,
@@ -406,18 +413,13 @@ impl VerifyArgs {
         ];
         same_file_outputs(&outputs)?;
         output_is_input(&inputs, &outputs)?;
-        let mut layout = self.input.layout();
-        layout.solution_column = self.solution_column;
+        let mut read = self.input.read_config(inputs)?;
+        read.layout.solution_column = self.solution_column;
         Ok(VerifyConfig {
-            layout,
-            threads: self.input.threads(),
-            quiet: self.input.quiet,
-            mmap: !self.input.no_mmap,
-            inputs,
+            read,
             limit: self.limit,
             rejects: self.rejects,
             report: self.report,
-            shard: self.input.shard()?,
         })
     }
 }

@@ -22,12 +22,12 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use crate::batch::{pipeline, progress_bar, write_json};
-use crate::input::{self, Layout, LayoutOptions, RawRecord, RecordReader};
+use crate::batch::{pipeline, progress_bar, write_json, ReadConfig};
+use crate::input::{self, Layout, RawRecord, RecordReader};
 use crate::output::rejects::{RejectRow, RejectsWriter};
 use crate::output::Target;
 use crate::report::{ratio, InputInfo};
-use crate::shard::{self, Shard};
+use crate::shard;
 use check::{check_record, Checked, FieldNames, Verdict};
 use dedup::{Fingerprints, FirstSeen};
 use report::{Example, GuessHistogram, VerdictCounts, VerifyReport};
@@ -35,25 +35,14 @@ use report::{Example, GuessHistogram, VerdictCounts, VerifyReport};
 /// Everything `verify` needs, validated.
 #[derive(Clone, Debug)]
 pub struct VerifyConfig {
-    /// Input paths; `-` is standard input.
-    pub inputs: Vec<String>,
-    /// Layout options shared by all inputs (including the solution column).
-    pub layout: LayoutOptions,
-    /// Worker threads (at least 1).
-    pub threads: usize,
+    /// Inputs and how to read them; with a shard, duplicates are found within the shard only.
+    pub read: ReadConfig,
     /// Count solutions up to this many (at least 2, to prove uniqueness).
     pub limit: u32,
     /// Rejects CSV path (`-`: standard output), if wanted.
     pub rejects: Option<String>,
     /// JSON report path (`-`: standard output), if wanted.
     pub report: Option<String>,
-    /// No progress bar and no summary.
-    pub quiet: bool,
-    /// Memory-map regular files (else read them into memory).
-    pub mmap: bool,
-    /// Verify only this shard of each input (`--shard K/N`); `None` reads everything.
-    /// Duplicates are then found within the shard only.
-    pub shard: Option<Shard>,
 }
 
 impl VerifyReport {
@@ -83,7 +72,7 @@ const MAX_EXAMPLES: usize = 10;
 pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
     let start = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads)
+        .num_threads(cfg.read.threads)
         .build()
         .context("cannot start the worker threads")?;
     let rejects = match &cfg.rejects {
@@ -94,7 +83,7 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
     let mut inputs = Vec::new();
     let mut interrupted = false;
     let mut next_record = 0;
-    for (index, path) in cfg.inputs.iter().enumerate() {
+    for (index, path) in cfg.read.inputs.iter().enumerate() {
         let index = u32::try_from(index).context("too many inputs")?;
         let (info, next, stopped) = pool.install(|| audit.input(cfg, index, path, next_record))?;
         inputs.push(info);
@@ -244,14 +233,14 @@ impl Auditor {
         path: &str,
         next_record: u64,
     ) -> Result<(InputInfo, u64, bool)> {
-        let source = input::open(path, cfg.mmap)?;
+        let source = input::open(path, cfg.read.mmap)?;
         let bytes = source.bytes();
         let layout =
-            input::detect(bytes, &cfg.layout).map_err(|reason| input::InputError::Layout {
+            input::detect(bytes, &cfg.read.layout).map_err(|reason| input::InputError::Layout {
                 path: path.to_string(),
                 reason,
             })?;
-        if let (Some(col), Layout::Lines { .. }) = (&cfg.layout.solution_column, &layout) {
+        if let (Some(col), Layout::Lines { .. }) = (&cfg.read.layout.solution_column, &layout) {
             bail!(
                 "{path}: --solution-column {col:?} needs a CSV input, but no header names a \
                  puzzle column; add --puzzle-column NAME or --format csv"
@@ -260,7 +249,7 @@ impl Auditor {
         let names = field_names(&layout);
         let mut text = RowText::new(bytes, &layout);
         self.paths.push(path.to_string());
-        let mut reader = match cfg.shard {
+        let mut reader = match cfg.read.shard {
             None => RecordReader::new(bytes, &layout, next_record),
             Some(s) => {
                 let range = shard::range(bytes, &layout, s);
@@ -268,7 +257,7 @@ impl Auditor {
             }
         };
         let first_record = reader.next_record();
-        let pb = progress_bar(bytes.len() as u64, cfg.quiet);
+        let pb = progress_bar(bytes.len() as u64, cfg.read.quiet);
         let interrupted = pipeline(
             &mut reader,
             |r| check_record(r, cfg.limit, &names),
@@ -278,11 +267,11 @@ impl Auditor {
         )?;
         pb.finish_and_clear();
         let records = reader.next_record() - first_record;
-        let next = match cfg.shard {
+        let next = match cfg.read.shard {
             None => reader.next_record(),
             Some(_) => next_record + shard::total_records(bytes, &layout),
         };
-        if records == 0 && !cfg.quiet {
+        if records == 0 && !cfg.read.quiet {
             eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
         }
         let info = InputInfo {
@@ -417,7 +406,7 @@ impl Auditor {
             clues_histogram: (0u32..).zip(self.clues).filter(|&(_, n)| n > 0).collect(),
             guesses_histogram: self.guesses.buckets(),
             solution_limit: cfg.limit,
-            threads: cfg.threads,
+            threads: cfg.read.threads,
             wall_ms: secs * 1000.0,
             rows_per_s: ratio(rows as f64, secs),
             interrupted,
@@ -436,7 +425,7 @@ impl Auditor {
                 "sudoku-batch: ... and {more} more rejected rows (see --rejects)"
             );
         }
-        if cfg.quiet {
+        if cfg.read.quiet {
             return;
         }
         let _ = writeln!(
