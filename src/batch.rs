@@ -448,7 +448,7 @@ fn build_report(
         status: col.counts,
         threads: cfg.read.threads,
         solution_limit: cfg.limit,
-        rates: RunRates::new(records, &col.tally, secs),
+        rates: RunRates::new(records, &col.tally, secs * 1000.0),
         interrupted,
         shard: cfg.read.shard.map(|s| s.to_string()),
         tally: col.tally.summary(),

@@ -123,7 +123,6 @@ fn merge(paths: &[String], reports: &[ShardReport]) -> Result<MergedReport> {
     }
     let records = status.total();
     let wall_ms = reports.iter().map(|r| r.wall_ms).fold(0.0, f64::max);
-    let secs = wall_ms / 1000.0;
     let summary = tally.summary();
     Ok(MergedReport {
         tool: "sudoku-batch",
@@ -138,7 +137,7 @@ fn merge(paths: &[String], reports: &[ShardReport]) -> Result<MergedReport> {
         threads: reports.iter().map(|r| r.threads).sum(),
         solution_limit: first.solution_limit,
         wall_ms_sum: reports.iter().map(|r| r.wall_ms).sum(),
-        rates: RunRates::new(records, &tally, secs),
+        rates: RunRates::new(records, &tally, wall_ms),
         interrupted: reports.iter().any(|r| r.interrupted),
         shard: None,
         tally: summary,

@@ -254,11 +254,12 @@ pub struct RunRates {
 }
 
 impl RunRates {
-    /// The figures for `records` records counted in `tally`, over `wall_secs` seconds of wall
-    /// time. Rates are 0, never NaN or infinity, when either is 0.
-    pub fn new(records: u64, tally: &Tally, wall_secs: f64) -> RunRates {
+    /// The figures for `records` records counted in `tally`, over `wall_ms` milliseconds of
+    /// wall time (kept exactly as given). Rates are 0, never NaN or infinity, when either is 0.
+    pub fn new(records: u64, tally: &Tally, wall_ms: f64) -> RunRates {
+        let wall_secs = wall_ms / 1000.0;
         RunRates {
-            wall_ms: wall_secs * 1000.0,
+            wall_ms,
             puzzles_per_s: ratio(records as f64, wall_secs),
             us_per_puzzle: ratio(wall_secs * 1e6, records as f64),
             solve_ms_total: tally.solve_ns as f64 / 1e6,
