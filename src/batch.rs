@@ -467,18 +467,26 @@ pub fn write_json<T: serde::Serialize>(path: &str, value: &T) -> Result<()> {
     Ok(())
 }
 
-fn print_summary(cfg: &SolveConfig, col: &Collector<'_>, r: &SolveReport) {
-    let mut err = io::stderr().lock();
-    for n in &col.notes {
+/// Prints the first bad records, already formatted as `path:line: reason`, one per line,
+/// then how many more of the `total` there were (`what` names them and where to look).
+pub(crate) fn print_notes(err: &mut impl Write, notes: &[String], total: u64, what: &str) {
+    for n in notes {
         let _ = writeln!(err, "sudoku-batch: {n}");
     }
-    let more = col.invalid_seen.saturating_sub(col.notes.len() as u64);
+    let more = total.saturating_sub(notes.len() as u64);
     if more > 0 {
-        let _ = writeln!(
-            err,
-            "sudoku-batch: ... and {more} more invalid records (see --stats)"
-        );
+        let _ = writeln!(err, "sudoku-batch: ... and {more} more {what}");
     }
+}
+
+fn print_summary(cfg: &SolveConfig, col: &Collector<'_>, r: &SolveReport) {
+    let mut err = io::stderr().lock();
+    print_notes(
+        &mut err,
+        &col.notes,
+        col.invalid_seen,
+        "invalid records (see --stats)",
+    );
     if cfg.read.quiet {
         return;
     }

@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use crate::batch::{pipeline, progress_bar, write_json, ReadConfig};
+use crate::batch::{pipeline, print_notes, progress_bar, write_json, ReadConfig};
 use crate::input::{self, Layout, RawRecord, RecordReader};
 use crate::output::rejects::{RejectRow, RejectsWriter};
 use crate::output::Target;
@@ -415,16 +415,12 @@ impl Auditor {
 
     fn print_summary(&self, cfg: &VerifyConfig, r: &VerifyReport) {
         let mut err = io::stderr().lock();
-        for n in &self.notes {
-            let _ = writeln!(err, "sudoku-batch: {n}");
-        }
-        let more = r.rejected.saturating_sub(self.notes.len() as u64);
-        if more > 0 {
-            let _ = writeln!(
-                err,
-                "sudoku-batch: ... and {more} more rejected rows (see --rejects)"
-            );
-        }
+        print_notes(
+            &mut err,
+            &self.notes,
+            r.rejected,
+            "rejected rows (see --rejects)",
+        );
         if cfg.read.quiet {
             return;
         }
