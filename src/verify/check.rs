@@ -132,11 +132,14 @@ pub fn check_record(raw: &RawRecord, limit: u32, names: &FieldNames) -> Checked 
     };
     out.clues = Some(puzzle.clues() as u8);
     out.fingerprint = Some(fingerprint(puzzle));
-    if let Some(c) = puzzle.conflicts() {
-        return out.with(Verdict::ClueConflict, c);
-    }
     let limit = limit.max(2);
     let found = solver::solve(puzzle, limit);
+    if found.givens_clash {
+        let c = puzzle
+            .conflicts()
+            .unwrap_or_else(|| "two givens clash".to_string());
+        return out.with(Verdict::ClueConflict, c);
+    }
     out.guesses = found.guesses;
     let stored = raw.solution.as_ref();
     match found.count {
