@@ -101,12 +101,15 @@ pub fn is_cell_byte(b: u8) -> bool {
 pub fn parse_cells(field: &[u8]) -> Result<Grid, ParseError> {
     if field.len() == CELLS {
         let mut g = [0u8; CELLS];
-        let mut ok = true;
+        // Branch-free, so the loop vectorizes: `bad` collects any byte that is not a cell.
+        let mut bad = false;
         for (dst, &b) in g.iter_mut().zip(field) {
-            ok &= is_cell_byte(b);
-            *dst = if b.is_ascii_digit() { b - b'0' } else { 0 };
+            let d = b.wrapping_sub(b'0');
+            let digit = d <= 9;
+            bad |= !(digit | (b == b'.') | (b == b'_'));
+            *dst = if digit { d } else { 0 };
         }
-        if ok {
+        if !bad {
             return Ok(Grid(g));
         }
     }

@@ -84,46 +84,50 @@ const OTHER: [[usize; 2]; 27] = {
 
 impl State {
     /// A state with the givens of `puzzle` placed (`[u8; 81]`, 0 = empty), not yet propagated.
+    ///
+    /// Each given clears its row, box and column for its digit; a given whose cell an
+    /// earlier peer given already cleared is a clash ([`Contradiction`]), so this also finds
+    /// every pair of equal givens in one unit. The givens' cells are cleared for the other
+    /// digits once at the end, band by band.
+    ///
+    /// # Panics
+    /// On a cell above 9 (a [`crate::grid::Grid`] never holds one).
     pub(crate) fn from_givens(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
         let mut s = State {
             cand: [BAND; 27],
             prev: [0; 27],
             unsolved: [BAND; 3],
         };
-        for (i, &d) in puzzle.iter().enumerate() {
-            if d != 0 {
-                s.place_given(
-                    usize::from(d - 1),
-                    Cell {
-                        band: i / 27,
-                        bit: (i % 27) as u32,
-                    },
-                )?;
+        // `placed[3 * d + b]`: the givens of digit `d + 1` in band `b`.
+        let mut placed = [0u32; 27];
+        for (b, cells) in puzzle.chunks_exact(27).enumerate() {
+            // Branch-free: which cells of the band hold a given.
+            let mut filled = 0u32;
+            for (p, &d) in cells.iter().enumerate() {
+                filled |= u32::from(d != 0) << p;
+            }
+            s.unsolved[b] = BAND & !filled;
+            let mut m = filled;
+            while m != 0 {
+                let p = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let i = 3 * usize::from(cells[p] - 1) + b;
+                let bit = 1u32 << p;
+                if s.cand[i] & bit == 0 {
+                    return Err(Contradiction);
+                }
+                s.cand[i] &= !BAND_PEERS[p];
+                placed[i] |= bit;
+                let column = !(COLUMN0 << (p % 9));
+                let [o1, o2] = OTHER[i];
+                s.cand[o1] &= column;
+                s.cand[o2] &= column;
             }
         }
+        for (i, (c, &g)) in s.cand.iter_mut().zip(&placed).enumerate() {
+            *c = (*c & s.unsolved[i % 3]) | g;
+        }
         Ok(s)
-    }
-
-    /// Fixes a given: digit `d + 1` in `cell`. Clears the cell for other digits, and the
-    /// cell's row, box and column for `d` (more than [`State::assign`], so that the first
-    /// propagation has less to do).
-    fn place_given(&mut self, d: usize, cell: Cell) -> Result<(), Contradiction> {
-        let b = cell.band;
-        let i = 3 * d + b;
-        let bit = 1u32 << cell.bit;
-        if self.cand[i] & bit == 0 {
-            return Err(Contradiction);
-        }
-        for d in 0..9 {
-            self.cand[3 * d + b] &= !bit;
-        }
-        self.cand[i] = (self.cand[i] & !BAND_PEERS[cell.bit as usize]) | bit;
-        let column = !(COLUMN0 << (cell.bit % 9));
-        let [o1, o2] = OTHER[i];
-        self.cand[o1] &= column;
-        self.cand[o2] &= column;
-        self.unsolved[b] &= !bit;
-        Ok(())
     }
 
     /// Fixes digit `d + 1` in `cell` by clearing the rest of the cell's row and box in the
