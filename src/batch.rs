@@ -197,6 +197,10 @@ impl Collector<'_> {
                 self.tally.add(res.solve_ns, res.guesses);
             }
         }
+        w.start_writeback();
+        if let Some(s) = &mut self.stats {
+            s.start_writeback();
+        }
         Ok(())
     }
 }

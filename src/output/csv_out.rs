@@ -92,6 +92,10 @@ impl SolutionWriter for CsvWriter {
     fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+
+    fn start_writeback(&self) {
+        self.out.get_ref().start_writeback();
+    }
 }
 
 #[cfg(test)]

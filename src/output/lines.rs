@@ -46,4 +46,8 @@ impl SolutionWriter for LinesWriter {
     fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+
+    fn start_writeback(&self) {
+        self.out.start_writeback();
+    }
 }
