@@ -147,7 +147,12 @@ impl Source {
 /// Whatever `mmap(2)` reports (e.g. for a FIFO or a special file).
 pub unsafe fn map_file(file: &File) -> io::Result<memmap2::Mmap> {
     // SAFETY: the caller promises the file is not changed while mapped.
-    unsafe { memmap2::MmapOptions::new().map(file) }
+    let map = unsafe { memmap2::MmapOptions::new().map(file) }?;
+    // Records are read front to back once: let the kernel read ahead. Only a hint, so a
+    // kernel that refuses it changes nothing.
+    #[cfg(unix)]
+    let _ = map.advise(memmap2::Advice::Sequential);
+    Ok(map)
 }
 
 /// Opens `path` (`-` = stdin). Regular files are mapped when `mmap` is true; everything
