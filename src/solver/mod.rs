@@ -53,7 +53,7 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
     };
     let givens_clash = match State::from_givens(&puzzle.0) {
         Ok(state) => {
-            search.explore(state);
+            search.explore::<true>(state);
             false
         }
         Err(_) => true,
@@ -68,9 +68,17 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
 
 impl Search {
     /// Propagates `state` and searches below it. Returns `true` once the limit is reached.
-    fn explore(&mut self, mut state: State) -> bool {
+    fn explore<const ROOT: bool>(&mut self, mut state: State) -> bool {
+        let mut first = ROOT;
         loop {
-            let cell = match state.propagate() {
+            // The givens' propagation changes many boards; after a guess, few do.
+            let settled = if first {
+                state.propagate::<true>()
+            } else {
+                state.propagate::<false>()
+            };
+            first = false;
+            let cell = match settled {
                 Err(_) => return false,
                 Ok(Some(cell)) => cell,
                 Ok(None) => {
@@ -94,7 +102,7 @@ impl Search {
                 }
                 self.guesses += 1;
                 let mut child = state;
-                if child.assign(d, cell).is_ok() && self.explore(child) {
+                if child.assign(d, cell).is_ok() && self.explore::<false>(child) {
                     return true;
                 }
             }
