@@ -9,14 +9,20 @@ between `<!-- peers:begin -->` and `<!-- peers:end -->`, with the exact command.
 
 usage: scripts/bench-peers.py [--rounds N] [--shared DIR] [--out BENCHMARKS.md]
 
-What is timed differs slightly, and the table says so: the peer harness times parsing and
-solving of each line in one loop over one pass; `bench` parses before timing and reports
-one timed pass after one warm-up pass. Both stop at the first solution and run on 1 thread.
+Two comparisons, both single-threaded and stopping at the first solution:
+- solver: the rate each tool reports for itself. The peer harness times parsing and solving
+  of each line in one pass; `bench` parses before timing and times one pass after a warm-up.
+- whole process, parse included: the CPU time (user + sys) of a whole run of each program on
+  the dataset repeated to at least REPEAT_TO puzzles, so that start-up is a small share:
+  `sudoku-batch solve -j 1 --first -q FILE -o /dev/null` (which also maps the file, writes
+  every solution and builds its report) against `peer-rust-sudoku FILE` (which reads the
+  file, then parses and solves). This is the comparison that includes parsing for both.
 """
 
 import argparse
 import json
 import os
+import resource
 import platform
 import re
 import statistics
@@ -36,6 +42,8 @@ LINE_FILES = [
 ]
 KAGGLE = "kaggle_1m_sample.csv"
 BEGIN, END = "<!-- peers:begin -->", "<!-- peers:end -->"
+# Whole-process runs repeat a dataset until it holds at least this many puzzles.
+REPEAT_TO = 200_000
 
 
 def run(cmd, **kw):
@@ -69,6 +77,23 @@ def peer(binary: Path, path: Path) -> float:
     return float(m.group(1))
 
 
+def cpu_seconds(cmd) -> float:
+    """User + sys CPU seconds of one run of `cmd` (its output discarded)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def repeated(path: Path, tmp: Path) -> tuple[Path, int]:
+    """`path`'s puzzle lines, repeated until there are at least REPEAT_TO of them."""
+    lines = [l for l in path.read_text().splitlines() if len(l) >= 81 and not l.startswith("#")]
+    times = max(1, -(-REPEAT_TO // max(1, len(lines))))
+    out = tmp / f"{path.stem}.x{times}.txt"
+    out.write_text("\n".join(lines * times) + "\n")
+    return out, len(lines) * times
+
+
 def kaggle_lines(shared: Path, tmp: Path) -> Path:
     """The first CSV column (the puzzles) as a lines file that both tools read."""
     out = tmp / "kaggle_1m_sample_quizzes.txt"
@@ -96,17 +121,31 @@ def table(rows, rounds, command, commit):
         command,
         "```",
         "",
-        "| dataset | puzzles | ours puzzles/s | peer puzzles/s | ours / peer |",
-        "|:---|---:|---:|---:|---:|",
+        "| dataset | puzzles | solver: ours / s | solver: peer / s | solver ratio "
+        "| whole process: puzzles | ours / CPU s | peer / CPU s | whole-process ratio "
+        "| ratio of the best runs |",
+        "|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for name, n, a, b in rows:
+    for name, n, a, b, big, pa, pb, best in rows:
         ratio = f"{a / b:.2f}" if b > 0 else "n/a"
-        lines.append(f"| `{name}` | {n} | {a:,.0f} | {b:,.0f} | {ratio} |")
+        pratio = f"{pa / pb:.2f}" if pb > 0 else "n/a"
+        lines.append(
+            f"| `{name}` | {n} | {a:,.0f} | {b:,.0f} | {ratio} "
+            f"| {big} | {pa:,.0f} | {pb:,.0f} | **{pratio}** | {best:.2f} |"
+        )
     lines += [
         "",
-        "Peer: the `sudoku` crate through `../shared/tools/peer-rust-sudoku`, which times "
-        "parsing and solving together in one pass; ours times one pass of the solver after "
-        "a warm-up pass, puzzles parsed beforehand (`sudoku-batch bench` method).",
+        "Solver columns: the rate each tool reports. The peer (the `sudoku` crate through "
+        "`../shared/tools/peer-rust-sudoku`) times parsing and solving together in one pass; "
+        "ours times one pass of the solver after a warm-up pass, puzzles parsed beforehand "
+        "(`sudoku-batch bench` method).",
+        "",
+        "Whole-process columns (parse included for both): puzzles per CPU second (user + sys) "
+        f"of a whole run on the dataset repeated to at least {REPEAT_TO:,} puzzles: "
+        "`sudoku-batch solve -j 1 --first -q FILE -o /dev/null` (which also writes every "
+        "solution and builds its report) against `peer-rust-sudoku FILE`. Rates are medians; "
+        "the last column divides the best (fastest) run of each, since on a shared machine "
+        "noise only ever adds time.",
         END,
     ]
     return "\n".join(lines)
@@ -143,18 +182,28 @@ def main():
         if (data / KAGGLE).is_file():
             files.append((KAGGLE + " (puzzle column)", kaggle_lines(args.shared, tmp)))
         for name, path in files:
-            a, b = [], []
+            big, big_n = repeated(path, tmp)
+            whole_ours = [str(ours_bin), "solve", "-q", "-j", "1", "--first", str(big), "-o", "/dev/null"]
+            whole_peer = [str(peer_bin), str(big)]
+            a, b, pa, pb = [], [], [], []
             for r in range(args.rounds):
                 # Alternate which tool goes first, so drift of the machine hits both alike.
                 if r % 2 == 0:
                     a.append(ours(ours_bin, path, tmp))
                     b.append(peer(peer_bin, path))
+                    pa.append(big_n / cpu_seconds(whole_ours))
+                    pb.append(big_n / cpu_seconds(whole_peer))
                 else:
+                    pb.append(big_n / cpu_seconds(whole_peer))
+                    pa.append(big_n / cpu_seconds(whole_ours))
                     b.append(peer(peer_bin, path))
                     a.append(ours(ours_bin, path, tmp))
             n = json.loads((tmp / "ours.json").read_text())["inputs"][0]["puzzles"]
-            rows.append((name, n, statistics.median(a), statistics.median(b)))
-            print(f"{name}: ours {rows[-1][2]:,.0f}/s, peer {rows[-1][3]:,.0f}/s", file=sys.stderr)
+            row = (name, n, statistics.median(a), statistics.median(b), big_n,
+                   statistics.median(pa), statistics.median(pb), max(pa) / max(pb))
+            rows.append(row)
+            print(f"{name}: solver ours {row[2]:,.0f}/s, peer {row[3]:,.0f}/s; whole process "
+                  f"ours {row[5]:,.0f}/CPU s, peer {row[6]:,.0f}/CPU s", file=sys.stderr)
     block = table(rows, args.rounds, command.strip(), commit)
     write_between_markers(args.out, block)
     print(block)

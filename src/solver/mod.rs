@@ -52,8 +52,8 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
         guesses: 0,
     };
     let givens_clash = match State::from_givens(&puzzle.0) {
-        Ok(state) => {
-            search.explore::<true>(state);
+        Ok(mut state) => {
+            search.explore::<true>(&mut state);
             false
         }
         Err(_) => true,
@@ -67,8 +67,9 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
 }
 
 impl Search {
-    /// Propagates `state` and searches below it. Returns `true` once the limit is reached.
-    fn explore<const ROOT: bool>(&mut self, mut state: State) -> bool {
+    /// Propagates `state` and searches below it, working on it in place (the caller passes
+    /// a copy it no longer needs). Returns `true` once the limit is reached.
+    fn explore<const ROOT: bool>(&mut self, state: &mut State) -> bool {
         let mut first = ROOT;
         loop {
             // The givens' propagation changes many boards; after a guess, few do.
@@ -101,8 +102,8 @@ impl Search {
                     break;
                 }
                 self.guesses += 1;
-                let mut child = state;
-                if child.assign(d, cell).is_ok() && self.explore::<false>(child) {
+                let mut child = *state;
+                if child.assign(d, cell).is_ok() && self.explore::<false>(&mut child) {
                     return true;
                 }
             }
