@@ -8,8 +8,9 @@
 #    and c17_10m.txt (c17_1m.txt ten times) for the memory check.
 # 2. solve -j 2 with --stats and --report on both 1M files; every solution checked by
 #    scripts/check_solutions.py (independent of our Rust code).
-# 3. Side by side in one hyperfine run each: solve vs verify on k1m.csv; solve --first -j 1 vs
-#    -j 2 on c17_1m.txt and the peer harness (single thread, solve only) on the same file.
+# 3. Side by side: solve vs verify on k1m.csv (hyperfine); solve --first -j 1 and -j 2 on
+#    c17_1m.txt against the peer harness (single thread, solve only) on the same file, in
+#    alternating rounds (scripts/alternate.py; ROUNDS=9 by default).
 # 4. Peak anonymous memory (heap and stacks, not the mapped file) of solve on 1M and 10M puzzles.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,10 +40,12 @@ hyperfine -w 1 -r 5 --export-markdown "$work/verify_vs_solve.md" \
   "$bin verify -q -j 2 $work/k1m.csv"
 
 echo "## 17-clue 1M: peer single thread vs ours -j 1 and -j 2 (first solution, writing solutions and stats)"
-hyperfine -w 1 -r 5 --export-markdown "$work/c17_scaling.md" \
-  "$peer $work/c17_1m.txt" \
-  "$bin solve -q -j 1 --first $work/c17_1m.txt -o $work/c17.j1.out --stats $work/c17.j1.stats.csv" \
-  "$bin solve -q -j 2 --first $work/c17_1m.txt -o $work/c17.j2.out --stats $work/c17.j2.stats.csv"
+# Alternating rounds with per-round ratios (scripts/alternate.py): on a shared machine a
+# change of load mid-run would otherwise fall on one command only.
+python3 scripts/alternate.py --rounds "${ROUNDS:-9}" --markdown "$work/c17_scaling.md" \
+  "peer=$peer $work/c17_1m.txt" \
+  "ours -j 1=$bin solve -q -j 1 --first $work/c17_1m.txt -o $work/c17.j1.out --stats $work/c17.j1.stats.csv" \
+  "ours -j 2=$bin solve -q -j 2 --first $work/c17_1m.txt -o $work/c17.j2.out --stats $work/c17.j2.stats.csv"
 
 echo "## peak memory besides the mapped input: RssAnon (heap + stacks) sampled every 20 ms"
 for f in c17_1m.txt c17_10m.txt; do
