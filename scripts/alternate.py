@@ -24,11 +24,15 @@ import time
 
 
 def run_once(cmd: str) -> tuple[float, float]:
-    """Wall seconds and CPU seconds (user + sys) of one run of `cmd` in a shell."""
+    """Wall seconds and CPU seconds (user + sys) of one run of `cmd` in a shell; its output
+    is discarded, its error output shown only if it fails."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(cmd, shell=True, check=True, stdout=subprocess.DEVNULL)
+    done = subprocess.run(cmd, shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wall = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr.decode(errors="replace"))
+        raise SystemExit(f"exit {done.returncode}: {cmd}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
