@@ -214,12 +214,12 @@ fn strip_bom(bytes: &[u8]) -> &[u8] {
 }
 
 /// Lines of `bytes` that hold data: not blank, not `#` comments. Yields
-/// `(1-based line number, line without its terminator or trailing blanks)`.
+/// `(1-based line number, line without its terminator or blanks at either end)`.
 fn data_lines(bytes: &[u8]) -> impl Iterator<Item = (u64, &[u8])> {
     strip_bom(bytes)
         .split(|&b| b == b'\n')
         .enumerate()
-        .map(|(i, l)| (i as u64 + 1, l.trim_ascii_end()))
+        .map(|(i, l)| (i as u64 + 1, l.trim_ascii()))
         .filter(|(_, l)| !l.is_empty() && l[0] != b'#')
 }
 
@@ -567,7 +567,9 @@ impl LineReader<'_> {
             let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
             self.pos += (end + 1).min(rest.len());
             self.line += 1;
-            let line = rest[..end].trim_ascii_end();
+            // Blanks at either end are not part of the record: an indented puzzle is read,
+            // not reported as an empty field.
+            let line = rest[..end].trim_ascii();
             if line.is_empty() || line[0] == b'#' {
                 continue;
             }

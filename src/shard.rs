@@ -141,11 +141,11 @@ fn next_line_start(bytes: &[u8], pos: usize) -> usize {
 }
 
 /// Whether a physical line is a record: the rules of `input`'s readers (lines: not blank
-/// after trimming, not `#`; CSV: not empty, not `#`, as the `csv` crate skips them).
+/// after trimming blanks at both ends, not `#`; CSV: not empty, not `#`, as the `csv` crate skips them).
 fn is_data_line(line: &[u8], layout: &Layout) -> bool {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = match layout {
-        Layout::Lines { .. } => line.trim_ascii_end(),
+        Layout::Lines { .. } => line.trim_ascii(),
         Layout::Csv { .. } => line.strip_suffix(b"\r").unwrap_or(line),
     };
     !line.is_empty() && line[0] != b'#'

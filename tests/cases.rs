@@ -155,7 +155,11 @@ fn c06_c07_c09_uniqueness_and_exact_counts() {
     let (_, rows) = solve(&c07, &["--limit", "1000"]);
     assert_row(&rows[0], 1, "multiple");
     assert_eq!(rows[0].solutions, 26, "the reported count");
-    assert_solves(&puzzle_at(&c07, 1), &rows[0].output, "c07 line 1");
+    // C07: one of 26 solutions must not be written as if it were the answer.
+    assert_eq!(rows[0].output, "multiple");
+    let (_, first) = solve(&c07, &["--first"]);
+    assert_row(&first[0], 1, "solved");
+    assert_solves(&puzzle_at(&c07, 1), &first[0].output, "c07 line 1, --first");
     assert_row(&rows[1], 2, "solved");
     assert_eq!(
         rows[1].output,
@@ -169,11 +173,13 @@ fn c06_c07_c09_uniqueness_and_exact_counts() {
         (rows[0].status.as_str(), rows[0].solutions),
         ("multiple", 2)
     );
+    assert_eq!(rows[0].output, "multiple");
+    let (_, first) = solve(&c09, &["--first"]);
     assert!([
         "652483917978162435314579628825736149791824563436915872269348751547291386183657294",
         "652483917978162435314975628825736149791824563436519872269348751547291386183657294"
     ]
-    .contains(&rows[0].output.as_str()));
+    .contains(&first[0].output.as_str()));
 }
 
 #[test]
@@ -193,7 +199,11 @@ fn c13_c14_c15_full_empty_and_unsolvable_grids() {
     let (_, rows) = solve(&c14, &[]);
     for r in &rows {
         assert_eq!((r.status.as_str(), r.solutions), ("multiple", 2));
-        assert_solves(&".".repeat(81), &r.output, "c14");
+        assert_eq!(r.output, "multiple");
+    }
+    let (_, first) = solve(&c14, &["--first"]);
+    for r in &first {
+        assert_solves(&".".repeat(81), &r.output, "c14, --first");
     }
     let c15 = case("c15_no_candidates.txt").unwrap();
     let (_, rows) = solve(&c15, &[]);
@@ -319,8 +329,10 @@ fn c23_c39_mixed_validity_keeps_order_and_isolation() {
         ]
     );
     for (line, status, _, out) in &runs[0] {
-        if status == "solved" || status == "multiple" {
-            assert_solves(&puzzle_at(&c39, *line), out, &format!("c39 line {line}"));
+        match status.as_str() {
+            "solved" => assert_solves(&puzzle_at(&c39, *line), out, &format!("c39 line {line}")),
+            "multiple" => assert_eq!(out, "multiple", "c39 line {line}"),
+            _ => {}
         }
     }
 }
@@ -332,7 +344,9 @@ fn c26_c27_c28_adversarial_puzzles() {
     };
     let (_, rows) = solve(&c26, &[]);
     assert_eq!(rows[0].status, "multiple");
-    assert_solves(&puzzle_at(&c26, 1), &rows[0].output, "c26");
+    assert_eq!(rows[0].output, "multiple");
+    let (_, first) = solve(&c26, &["--first"]);
+    assert_solves(&puzzle_at(&c26, 1), &first[0].output, "c26, --first");
     let c27 = case("c27_anti_backtracking.txt").unwrap();
     let (_, rows) = solve(&c27, &[]);
     assert_eq!(
@@ -340,7 +354,9 @@ fn c26_c27_c28_adversarial_puzzles() {
         "987654321246173985351928746128537694634892157795461832519286473472319568863745219"
     );
     assert_eq!(rows[1].status, "multiple");
-    assert_solves(&puzzle_at(&c27, 2), &rows[1].output, "c27 line 2");
+    assert_eq!(rows[1].output, "multiple");
+    let (_, first) = solve(&c27, &["--first"]);
+    assert_solves(&puzzle_at(&c27, 2), &first[1].output, "c27 line 2, --first");
     let c28 = case("c28_many_solutions.txt").unwrap();
     let (_, rows) = solve(&c28, &["--limit", "100"]);
     assert_eq!(
@@ -348,7 +364,9 @@ fn c26_c27_c28_adversarial_puzzles() {
         ("multiple", 100),
         "stops at the limit"
     );
-    assert_solves(&puzzle_at(&c28, 1), &rows[0].output, "c28");
+    assert_eq!(rows[0].output, "multiple");
+    let (_, first) = solve(&c28, &["--first"]);
+    assert_solves(&puzzle_at(&c28, 1), &first[0].output, "c28, --first");
 }
 
 #[test]

@@ -153,12 +153,19 @@ fn stdin_is_read_when_no_input_or_dash() {
 
 #[test]
 fn exit_codes() {
-    // 1: a record is not solved.
+    // 1: a record is not solved; the empty grid is `multiple`, and says so.
     bin()
         .args(["solve", "-q"])
         .write_stdin(format!("{}\n", ".".repeat(81)))
         .assert()
         .code(1)
+        .stdout("multiple\n");
+    // 0 with --first, which gives it a grid.
+    bin()
+        .args(["solve", "-q", "--first"])
+        .write_stdin(format!("{}\n", ".".repeat(81)))
+        .assert()
+        .code(0)
         .stdout(predicate::str::is_match("^[1-9]{81}\n$").unwrap());
     // 2: missing input, a directory, bad flags; one line, no panic.
     for args in [
@@ -246,4 +253,31 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
             .stderr(predicate::str::contains("it would be overwritten"));
     }
     assert_eq!(fs::read(&input).unwrap(), fs::read(SAMPLE).unwrap());
+}
+
+#[test]
+fn indented_lines_are_read_and_indented_comments_skipped() {
+    let sample = fs::read_to_string(SAMPLE).unwrap();
+    let puzzles = data_lines(&sample);
+    let (p1, p2) = (&puzzles[0].1, &puzzles[1].1);
+    let input = format!("   {p1}\n  # an indented comment\n\t{p2}  \n");
+    let dir = tempfile::tempdir().unwrap();
+    let stats = dir.path().join("stats.csv");
+    let out = bin()
+        .args(["solve", "-q", "--stats"])
+        .arg(&stats)
+        .write_stdin(input)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let sols: Vec<&str> = out.lines().collect();
+    assert_eq!(sols.len(), 2, "two records, the comment skipped");
+    assert_solves(p1, sols[0], "indented line 1");
+    assert_solves(p2, sols[1], "tab-indented line 3");
+    let rows = stats_rows(&fs::read_to_string(&stats).unwrap());
+    let lines: Vec<&str> = rows.iter().map(|r| r[1].as_str()).collect();
+    assert_eq!(lines, ["1", "3"]);
 }

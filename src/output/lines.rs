@@ -5,10 +5,13 @@ use std::io::{self, Write};
 use super::{SolutionWriter, Target};
 use crate::batch::SolvedRecord;
 use crate::input::RawRecord;
+use crate::report::Status;
 
-/// Writes the 81-digit solution of each record on its own line; a record without a
-/// solution (`unsolvable`, `invalid`) gets its status word instead, which can never be
-/// mistaken for a grid. A `multiple` record gets the first solution found.
+/// Writes the 81-digit solution of each `solved` record on its own line; any other record
+/// gets its status word instead (`multiple`, `unsolvable`, `invalid`), which can never be
+/// mistaken for a grid. A non-unique puzzle has no solution to give: one of its solutions
+/// written bare would read as *the* answer. (`--first` gives every solvable record a grid;
+/// CSV output keeps the first solution found beside the status.)
 pub struct LinesWriter {
     out: Target,
 }
@@ -28,7 +31,7 @@ impl LinesWriter {
 impl SolutionWriter for LinesWriter {
     fn write(&mut self, _raw: &RawRecord, res: &SolvedRecord) -> io::Result<()> {
         match &res.solution {
-            Some(g) => {
+            Some(g) if res.status == Status::Solved => {
                 let mut line = [b'\n'; 82];
                 let digits: &mut [u8; 81] = (&mut line[..81])
                     .try_into()
@@ -36,7 +39,7 @@ impl SolutionWriter for LinesWriter {
                 g.write_digits(digits);
                 self.out.write_all(&line)
             }
-            None => {
+            _ => {
                 self.out.write_all(res.status.as_str().as_bytes())?;
                 self.out.write_all(b"\n")
             }

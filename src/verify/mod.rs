@@ -180,7 +180,7 @@ impl<'a> RowText<'a> {
                 }
                 let rest = &bytes[*pos..];
                 let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-                let (p, s) = input::line_fields(rest[..end].trim_ascii_end(), *field);
+                let (p, s) = input::line_fields(rest[..end].trim_ascii(), *field);
                 (p.unwrap_or(b""), s.unwrap_or(b""))
             }
         }
