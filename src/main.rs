@@ -19,9 +19,23 @@ fn main() -> ExitCode {
         // A bad flag value (`-j 0`): one line, exit 2 (issue 5).
         Err(e) => {
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("bad arguments");
+            let mut lines = text.lines();
+            let first = lines.next().unwrap_or("bad arguments");
             let first = first.strip_prefix("error: ").unwrap_or(first);
-            let _ = writeln!(io::stderr(), "sudoku-batch: error: {first} (see --help)");
+            // Missing arguments are listed on indented lines below the first: keep them.
+            let listed: Vec<&str> = lines
+                .take_while(|l| l.starts_with(' ') && !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            let listed = if listed.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", listed.join(", "))
+            };
+            let _ = writeln!(
+                io::stderr(),
+                "sudoku-batch: error: {first}{listed} (see --help)"
+            );
             return ExitCode::from(2);
         }
     };

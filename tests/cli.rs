@@ -281,3 +281,16 @@ fn indented_lines_are_read_and_indented_comments_skipped() {
     let lines: Vec<&str> = rows.iter().map(|r| r[1].as_str()).collect();
     assert_eq!(lines, ["1", "3"]);
 }
+
+#[test]
+fn a_missing_argument_is_named_on_one_line() {
+    for (args, name) in [
+        (vec!["bench"], "<INPUT>"),
+        (vec!["report", "merge", "out.json"], "<IN.json>"),
+    ] {
+        let out = bin().args(&args).assert().code(2).get_output().clone();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(name), "{args:?}: {err}");
+    }
+}
