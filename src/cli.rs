@@ -392,6 +392,15 @@ pub enum ReportCommand {
     },
 }
 
+/// Checks `report merge OUT IN...` before anything is read: `OUT` must not be one of the
+/// reports it merges (it would replace a shard's report with the merged one).
+///
+/// # Errors
+/// The clash, as one line.
+pub fn check_merge_paths(output: &str, inputs: &[String]) -> Result<(), String> {
+    output_is_input(inputs, &[("OUT.json", Some(&output.to_string()))])
+}
+
 impl VerifyArgs {
     /// Checks the flags together and builds the library config.
     ///

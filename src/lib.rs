@@ -75,6 +75,7 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(u8::from(failed)))
         }
         cli::Command::Report(cli::ReportCommand::Merge { output, inputs }) => {
+            cli::check_merge_paths(&output, &inputs).map_err(anyhow::Error::msg)?;
             let merged = merge::merge_files(&inputs)?;
             batch::write_json(&output, &merged)?;
             Ok(ExitCode::SUCCESS)

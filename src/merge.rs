@@ -95,10 +95,56 @@ pub fn merge_files(paths: &[String]) -> Result<MergedReport> {
     merge(paths, &reports)
 }
 
+/// Refuses two reports that cover the same records of an input: the same report twice, two
+/// copies of one shard, a whole run beside one of its shards, or shards of one input cut
+/// into different numbers of parts. Their counts would be added twice. Reports of
+/// different inputs, or different shards `K/N` of one input, are disjoint.
+fn check_disjoint(paths: &[String], reports: &[ShardReport]) -> Result<()> {
+    let parts = |r: &ShardReport| -> Result<Option<(u32, u32)>> {
+        r.shard
+            .as_deref()
+            .map(|s| {
+                s.parse::<crate::shard::Shard>()
+                    .map(|s| (s.index, s.count))
+                    .map_err(anyhow::Error::msg)
+            })
+            .transpose()
+    };
+    for (a, ra) in reports.iter().enumerate() {
+        for (b, rb) in reports.iter().enumerate().skip(a + 1) {
+            let Some(shared) = ra
+                .inputs
+                .iter()
+                .find(|i| rb.inputs.iter().any(|j| j.path == i.path))
+            else {
+                continue;
+            };
+            let disjoint = match (parts(ra)?, parts(rb)?) {
+                (Some((ka, na)), Some((kb, nb))) => na == nb && ka != kb,
+                _ => false,
+            };
+            if !disjoint {
+                let name = |r: &ShardReport| r.shard.clone().unwrap_or_else(|| "the whole".into());
+                bail!(
+                    "{} ({} of {}) and {} ({} of it) cover the same records; their counts would \
+                     be added twice",
+                    paths[a],
+                    name(ra),
+                    shared.path,
+                    paths[b],
+                    name(rb)
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 fn merge(paths: &[String], reports: &[ShardReport]) -> Result<MergedReport> {
     let Some(first) = reports.first() else {
         bail!("report merge: no reports given");
     };
+    check_disjoint(paths, reports)?;
     let mut tally = Tally::default();
     let mut status = StatusCounts::default();
     let mut inputs: Vec<ReportInput> = Vec::new();

@@ -242,3 +242,50 @@ fn merge_of_missing_or_foreign_reports_is_fatal_and_named() {
     }
     assert!(!out.exists());
 }
+
+#[test]
+fn merge_refuses_overlapping_reports_and_an_output_that_is_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = Path::new(SAMPLE);
+    let whole = solve(dir.path(), sample, None, "whole").report;
+    let s1 = solve(dir.path(), sample, Some("1/2"), "s1").report;
+    let s2 = solve(dir.path(), sample, Some("2/2"), "s2").report;
+    let t1 = solve(dir.path(), sample, Some("1/3"), "t1").report;
+    let csv = solve(dir.path(), Path::new(SAMPLE_CSV), None, "csv").report;
+    let out = dir.path().join("m.json");
+    // The same records twice: counts would double.
+    for pair in [[&s1, &s1], [&whole, &s2], [&s1, &t1]] {
+        bin()
+            .args(["report", "merge"])
+            .arg(&out)
+            .args(pair)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("cover the same records"));
+        assert!(!out.exists());
+    }
+    // Disjoint: two shards of one input, or whole runs of different inputs.
+    for pair in [[&s1, &s2], [&whole, &csv]] {
+        bin()
+            .args(["report", "merge"])
+            .arg(&out)
+            .args(pair)
+            .assert()
+            .code(0);
+    }
+    let m = json(&out);
+    assert_eq!(
+        m["records"],
+        json(&whole)["records"].as_u64().unwrap() + json(&csv)["records"].as_u64().unwrap()
+    );
+    // The output may not replace one of the reports it merges.
+    let before = fs::read(&s1).unwrap();
+    bin()
+        .args(["report", "merge"])
+        .arg(&s1)
+        .args([&s1, &s2])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("is the input"));
+    assert_eq!(fs::read(&s1).unwrap(), before);
+}
