@@ -6,7 +6,12 @@ machine's load in the middle of a run falls on one command only. Here each round
 command once, in a rotated order, and the ratios are taken within a round, then the median
 over the rounds: a slow round slows all commands alike.
 
-usage: scripts/alternate.py [--rounds N] [--warmup N] [--markdown FILE] NAME=COMMAND...
+usage: scripts/alternate.py [--rounds N] [--warmup N] [--markdown FILE]
+                            [--time-from NAME=REGEX]... NAME=COMMAND...
+
+`--time-from NAME=REGEX` times command NAME by its own report instead of the wall clock: the
+first group of REGEX, matched against its error output, in seconds (e.g. the peer harness's
+`N puzzles, M solved, S s, ...`, whose timer leaves out reading the file).
 
 The first command is the reference: each row gives its median wall time and CPU time (user +
 sys of the process and its children), and the median over the rounds of wall(reference) /
@@ -16,6 +21,7 @@ the speed-up of 2 threads over 1 in the last row).
 """
 
 import argparse
+import re
 import resource
 import statistics
 import subprocess
@@ -23,9 +29,10 @@ import sys
 import time
 
 
-def run_once(cmd: str) -> tuple[float, float]:
-    """Wall seconds and CPU seconds (user + sys) of one run of `cmd` in a shell; its output
-    is discarded, its error output shown only if it fails."""
+def run_once(cmd: str, own_time: "re.Pattern | None" = None) -> tuple[float, float]:
+    """Wall seconds (or, with `own_time`, the seconds the command reports on its error
+    output) and CPU seconds (user + sys) of one run of `cmd` in a shell; its output is
+    discarded, its error output shown only if it fails."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -33,6 +40,11 @@ def run_once(cmd: str) -> tuple[float, float]:
     if done.returncode != 0:
         sys.stderr.write(done.stderr.decode(errors="replace"))
         raise SystemExit(f"exit {done.returncode}: {cmd}")
+    if own_time is not None:
+        m = own_time.search(done.stderr.decode(errors="replace"))
+        if not m:
+            raise SystemExit(f"--time-from: no match in the error output of {cmd}")
+        wall = float(m.group(1))
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
@@ -43,8 +55,15 @@ def main():
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--warmup", type=int, default=1, help="untimed rounds first")
     ap.add_argument("--markdown", help="also write the table to this file")
+    ap.add_argument("--time-from", action="append", default=[], metavar="NAME=REGEX")
     ap.add_argument("commands", nargs="+", metavar="NAME=COMMAND")
     args = ap.parse_args()
+    own = {}
+    for t in args.time_from:
+        name, sep, rx = t.partition("=")
+        if not sep:
+            raise SystemExit(f"expected NAME=REGEX, got {t!r}")
+        own[name] = re.compile(rx)
     named = []
     for c in args.commands:
         name, sep, cmd = c.partition("=")
@@ -52,14 +71,14 @@ def main():
             raise SystemExit(f"expected NAME=COMMAND, got {c!r}")
         named.append((name, cmd))
     for _ in range(args.warmup):
-        for _, cmd in named:
-            run_once(cmd)
+        for name, cmd in named:
+            run_once(cmd, own.get(name))
     walls = {n: [] for n, _ in named}
     cpus = {n: [] for n, _ in named}
     for r in range(args.rounds):
         k = r % len(named)
         for name, cmd in named[k:] + named[:k]:
-            wall, cpu = run_once(cmd)
+            wall, cpu = run_once(cmd, own.get(name))
             walls[name].append(wall)
             cpus[name].append(cpu)
         print(f"round {r + 1}/{args.rounds}: " +
@@ -68,6 +87,9 @@ def main():
     lines = [
         f"{args.rounds} alternating rounds (order rotated each round), after {args.warmup} warm-up round(s):",
         "",
+        *(f"`{n}` is timed by its own report (`{own[n].pattern}` on its error output), "
+          "not by the wall clock." for n in own),
+        *([""] if own else []),
         "| command | median wall [s] | min wall [s] | median CPU [s] "
         "| times faster than the first | times faster than the row above |",
         "|:---|---:|---:|---:|---:|---:|",
