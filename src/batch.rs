@@ -398,8 +398,15 @@ where
     let mut prev: Vec<RawRecord> = Vec::with_capacity(BATCH);
     // `None`: not started because of Ctrl-C (see `interrupt`).
     let mut cur_opt: Vec<Option<R>> = Vec::with_capacity(BATCH);
-    let mut cur_res: Vec<R> = Vec::with_capacity(BATCH);
+    let mut prev_opt: Vec<Option<R>> = Vec::with_capacity(BATCH);
     let mut prev_res: Vec<R> = Vec::with_capacity(BATCH);
+    // Unwraps the previous batch's results (all `Some`) and consumes them. It runs on the
+    // I/O side of the join, beside the solving, not between batches when one thread waits.
+    let mut consume_prev = |prev: &[RawRecord], prev_opt: &mut Vec<Option<R>>| -> Result<()> {
+        prev_res.clear();
+        prev_res.extend(prev_opt.drain(..).flatten());
+        consume(prev, &prev_res)
+    };
     reader.fill(&mut cur, BATCH).map_err(read_err)?;
     let mut done = 0u64;
     while !cur.is_empty() {
@@ -408,7 +415,7 @@ where
         }
         let (io_result, ()) = rayon::join(
             || -> Result<()> {
-                consume(&prev, &prev_res)?;
+                consume_prev(&prev, &mut prev_opt)?;
                 reader.fill(&mut next, BATCH).map_err(read_err)?;
                 Ok(())
             },
@@ -423,16 +430,15 @@ where
         // Ctrl-C mid-batch: keep only the finished prefix, so the output has no holes.
         let finished = interrupt::finished_prefix(&cur_opt);
         cur.truncate(finished);
-        cur_res.clear();
-        cur_res.extend(cur_opt.drain(..).take(finished).flatten());
+        cur_opt.truncate(finished);
         done += cur.len() as u64;
         pb.set_position(reader.consumed());
         pb.set_message(format!("{done} records"));
         std::mem::swap(&mut prev, &mut cur);
-        std::mem::swap(&mut prev_res, &mut cur_res);
+        std::mem::swap(&mut prev_opt, &mut cur_opt);
         std::mem::swap(&mut cur, &mut next);
     }
-    consume(&prev, &prev_res)?;
+    consume_prev(&prev, &mut prev_opt)?;
     Ok(INTERRUPTED.load(Ordering::Relaxed))
 }
 
