@@ -147,10 +147,10 @@ impl Sink {
         }
     }
 
-    fn commit(self) -> io::Result<()> {
+    fn into_target(self) -> io::Result<Target> {
         match self {
-            Sink::Lines(w) => w.into_target().commit(),
-            Sink::Csv(w, _) => w.into_target()?.commit(),
+            Sink::Lines(w) => Ok(w.into_target()),
+            Sink::Csv(w, _) => w.into_target(),
         }
     }
 }
@@ -328,14 +328,24 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     if let Some(s) = &mut col.stats {
         s.flush().context("cannot write --stats")?;
     }
+    let mut targets: Vec<(Target, &'static str)> = Vec::new();
     if let Some(sink) = col.sink.take() {
-        sink.commit().context("cannot write solutions")?;
+        let t = sink.into_target().context("cannot write solutions")?;
+        targets.push((t, "cannot write solutions"));
     }
     if let Some(s) = col.stats.take() {
-        s.commit().context("cannot write --stats")?;
+        targets.push((s.into_target(), "cannot write --stats"));
     }
     if let Some(t) = report_out {
-        t.commit().context("cannot write --report")?;
+        targets.push((t, "cannot write --report"));
+    }
+    // Every output durable before any is renamed into place: a sync error (a full or
+    // failing disk) leaves every target as it was.
+    for (t, what) in &mut targets {
+        t.sync().context(*what)?;
+    }
+    for (t, what) in targets {
+        t.commit().context(what)?;
     }
     print_summary(cfg, &col, &report);
     Ok(report)

@@ -124,10 +124,29 @@ impl Target {
         }
     }
 
-    /// Flushes and, for a file, renames the temporary over the target.
+    /// Flushes and, for a file, makes the temporary's data durable (`fdatasync`), without
+    /// renaming it yet: syncing every output before renaming any means a failing disk stops
+    /// the run before any output is committed.
     ///
     /// # Errors
-    /// A write, flush or rename error, naming the path.
+    /// A write, flush or sync error, naming the path.
+    pub fn sync(&mut self) -> io::Result<()> {
+        match self {
+            Target::Stdout(w) => w.flush(),
+            Target::Device(w) => w.flush(),
+            Target::File { out, path } => {
+                let named =
+                    |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+                out.flush().map_err(named)?;
+                out.get_ref().as_file().sync_data().map_err(named)
+            }
+        }
+    }
+
+    /// Flushes and, for a file, syncs the temporary and renames it over the target.
+    ///
+    /// # Errors
+    /// A write, flush, sync or rename error, naming the path.
     pub fn commit(self) -> io::Result<()> {
         match self {
             Target::Stdout(mut w) => w.flush(),
@@ -298,6 +317,11 @@ impl StatsWriter {
     /// Any I/O error.
     pub fn commit(self) -> io::Result<()> {
         self.out.commit()
+    }
+
+    /// The destination, to sync and commit when the run is done.
+    pub fn into_target(self) -> Target {
+        self.out
     }
 }
 
