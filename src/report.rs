@@ -10,7 +10,8 @@ use serde::Serialize;
 pub enum Status {
     /// Exactly one solution (or, with `--first`, the first one found).
     Solved,
-    /// Two or more solutions; the first one found is still written.
+    /// Two or more solutions. Lines output writes the word `multiple`; CSV output keeps the
+    /// first solution found beside the status.
     Multiple,
     /// No solution, and no two givens conflict.
     Unsolvable,
