@@ -3,7 +3,8 @@
 
 usage: check_solutions.py INPUT OUTPUT
 
-INPUT is a lines file (one puzzle per line, '#' comments and blank lines skipped) or a CSV
+INPUT is a lines file (one puzzle per line, blanks around it trimmed, '#' comments and blank lines
+skipped) or a CSV
 with a header naming the puzzle column (quizzes/puzzle/question/puzzles/quiz). OUTPUT is the
 matching `solve -o` file: one line per record (81 digits, or a status word), or for CSV the
 input's columns plus `solution` and `status`. Every record must have exactly one output, and
@@ -34,7 +35,7 @@ def problem(puzzle, grid):
 
 def lines_pairs(inp, out):
     with open(inp, encoding="utf-8-sig", errors="replace", newline="") as f:
-        puzzles = [l.rstrip() for l in f.read().split("\n")]
+        puzzles = [l.strip() for l in f.read().split("\n")]
     puzzles = [l for l in puzzles if l and not l.startswith("#")]
     with open(out, encoding="utf-8") as f:
         grids = f.read().split("\n")[:-1]
