@@ -3,9 +3,9 @@
 
 usage: check_solutions.py INPUT OUTPUT
 
-INPUT is a lines file (one puzzle per line, blanks around it trimmed, '#' comments and blank lines
-skipped) or a CSV
-with a header naming the puzzle column (quizzes/puzzle/question/puzzles/quiz). OUTPUT is the
+INPUT is a lines file (one puzzle per line, blanks around it trimmed, '#' comments and
+blank lines skipped) or a CSV with a header naming the puzzle column
+(quizzes/puzzle/question/puzzles/quiz). OUTPUT is the
 matching `solve -o` file: one line per record (81 digits, or a status word), or for CSV the
 input's columns plus `solution` and `status`. Every record must have exactly one output, and
 every written grid must be a complete valid Sudoku grid that keeps every given.
