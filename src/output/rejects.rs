@@ -61,9 +61,16 @@ impl RejectsWriter {
     /// # Errors
     /// Any I/O error.
     pub fn commit(self) -> io::Result<()> {
+        self.into_target()?.commit()
+    }
+
+    /// Flushes the rows and gives back the destination, to sync and commit.
+    ///
+    /// # Errors
+    /// A flush error.
+    pub fn into_target(self) -> io::Result<Target> {
         self.out
             .into_inner()
-            .map_err(|e| io::Error::other(e.to_string()))?
-            .commit()
+            .map_err(|e| io::Error::other(e.to_string()))
     }
 }
