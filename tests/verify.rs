@@ -760,25 +760,21 @@ fn shards_add_up_to_the_whole_run() {
 fn an_unwritable_report_fails_before_the_work_and_commits_no_rejects() {
     let dir = tempfile::tempdir().unwrap();
     let rejects = dir.path().join("rejects.csv");
-    let report = dir.path().join("missing-dir").join("report.json");
-    bin()
-        .args(["verify", "-q", SAMPLE_CSV, "--rejects"])
-        .arg(&rejects)
-        .arg("--report")
-        .arg(&report)
-        .assert()
+    let verify = |report: &Path| {
+        bin()
+            .args(["verify", "-q", SAMPLE_CSV, "--rejects"])
+            .arg(&rejects)
+            .arg("--report")
+            .arg(report)
+            .assert()
+    };
+    verify(&dir.path().join("missing-dir").join("report.json"))
         .code(2)
         .stderr(predicate::str::contains("report.json"));
     assert!(!rejects.exists(), "no output committed");
     // Both written when both can be.
     let report = dir.path().join("report.json");
-    bin()
-        .args(["verify", "-q", SAMPLE_CSV, "--rejects"])
-        .arg(&rejects)
-        .arg("--report")
-        .arg(&report)
-        .assert()
-        .code(0);
+    verify(&report).code(0);
     let json: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(json["rows"], sample_rows().len());
