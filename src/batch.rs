@@ -240,7 +240,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         None => None,
     };
     // Opened now, so an unwritable --report path fails before the work, not after it.
-    let mut report_out = cfg.report.as_deref().map(Target::create).transpose()?;
+    let report_out = cfg.report.as_deref().map(Target::create).transpose()?;
     let mut col = Collector {
         sink: None,
         stats,
@@ -312,43 +312,38 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         }
     }
     let report = build_report(cfg, &col, inputs, start.elapsed(), interrupted);
-    // Write and flush every output, then rename them into place: a full disk fails the run
-    // before any output is committed, so exit 2 never leaves a partial set (issue 5).
-    if let Some(t) = &mut report_out {
-        let p = cfg.report.as_deref().unwrap_or_default();
-        serde_json::to_writer_pretty(&mut *t, &report)
-            .map_err(io::Error::from)
-            .and_then(|()| t.write_all(b"\n"))
-            .and_then(|()| t.flush())
-            .with_context(|| format!("cannot write --report {p}"))?;
-    }
-    if let Some(sink) = &mut col.sink {
-        sink.writer().flush().context("cannot write solutions")?;
-    }
-    if let Some(s) = &mut col.stats {
-        s.flush().context("cannot write --stats")?;
-    }
-    let mut targets: Vec<(Target, &'static str)> = Vec::new();
+    let mut targets = Vec::new();
     if let Some(sink) = col.sink.take() {
         let t = sink.into_target().context("cannot write solutions")?;
-        targets.push((t, "cannot write solutions"));
+        targets.push((t, "cannot write solutions".to_string()));
     }
     if let Some(s) = col.stats.take() {
-        targets.push((s.into_target(), "cannot write --stats"));
+        targets.push((s.into_target(), "cannot write --stats".to_string()));
     }
-    if let Some(t) = report_out {
-        targets.push((t, "cannot write --report"));
+    if let (Some(mut t), Some(p)) = (report_out, cfg.report.as_deref()) {
+        let what = format!("cannot write --report {p}");
+        t.write_json(&report).context(what.clone())?;
+        targets.push((t, what));
     }
-    // Every output durable before any is renamed into place: a sync error (a full or
-    // failing disk) leaves every target as it was.
+    commit_outputs(targets)?;
+    print_summary(cfg, &col, &report);
+    Ok(report)
+}
+
+/// Makes every output durable, then renames each into place, naming the output (`what`)
+/// in an error: a sync error (a full or failing disk) comes before any rename, so it
+/// leaves every target as it was and exit 2 never leaves a partial set (issue 5).
+///
+/// # Errors
+/// The first output that cannot be synced, else the first that cannot be renamed.
+pub(crate) fn commit_outputs(mut targets: Vec<(Target, String)>) -> Result<()> {
     for (t, what) in &mut targets {
-        t.sync().context(*what)?;
+        t.sync().with_context(|| what.clone())?;
     }
     for (t, what) in targets {
         t.commit().context(what)?;
     }
-    print_summary(cfg, &col, &report);
-    Ok(report)
+    Ok(())
 }
 
 /// Opens the solutions writer on the first input; later inputs must have the same layout.
@@ -484,10 +479,9 @@ fn build_report(
 /// When the file cannot be written; the message names it.
 pub fn write_json<T: serde::Serialize>(path: &str, value: &T) -> Result<()> {
     let mut t = Target::create(path)?;
-    serde_json::to_writer_pretty(&mut t, value).with_context(|| format!("{path}: cannot write"))?;
-    t.write_all(b"\n")?;
-    t.commit()?;
-    Ok(())
+    t.write_json(value)
+        .and_then(|()| t.commit())
+        .with_context(|| format!("{path}: cannot write"))
 }
 
 /// Prints the first bad records, already formatted as `path:line: reason`, one per line,

@@ -89,10 +89,6 @@ impl SolutionWriter for CsvWriter {
         Ok(())
     }
 
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
-    }
-
     fn start_writeback(&self) {
         self.out.get_ref().start_writeback();
     }

@@ -46,10 +46,6 @@ impl SolutionWriter for LinesWriter {
         }
     }
 
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
-    }
-
     fn start_writeback(&self) {
         self.out.start_writeback();
     }

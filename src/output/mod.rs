@@ -23,11 +23,6 @@ pub trait SolutionWriter {
     /// # Errors
     /// Any I/O error of the underlying writer.
     fn write(&mut self, raw: &RawRecord, res: &SolvedRecord) -> io::Result<()>;
-    /// Flushes buffered output.
-    ///
-    /// # Errors
-    /// Any I/O error of the underlying writer.
-    fn flush(&mut self) -> io::Result<()>;
     /// Starts writing what is written so far to disk ([`Target::start_writeback`]).
     fn start_writeback(&self);
 }
@@ -122,6 +117,15 @@ impl Target {
                 libc::sync_file_range(fd, 0, 0, libc::SYNC_FILE_RANGE_WRITE);
             }
         }
+    }
+
+    /// Writes `value` as pretty JSON and a final newline.
+    ///
+    /// # Errors
+    /// A serialization or write error.
+    pub fn write_json<T: serde::Serialize>(&mut self, value: &T) -> io::Result<()> {
+        serde_json::to_writer_pretty(&mut *self, value)?;
+        self.write_all(b"\n")
     }
 
     /// Flushes and, for a file, makes the temporary's data durable (`fdatasync`), without
@@ -303,22 +307,6 @@ impl StatsWriter {
         self.out.start_writeback();
     }
 
-    /// Flushes buffered rows to the (temporary) file.
-    ///
-    /// # Errors
-    /// Any I/O error, e.g. a full disk.
-    pub fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
-    }
-
-    /// Flushes and renames the file into place.
-    ///
-    /// # Errors
-    /// Any I/O error.
-    pub fn commit(self) -> io::Result<()> {
-        self.out.commit()
-    }
-
     /// The destination, to sync and commit when the run is done.
     pub fn into_target(self) -> Target {
         self.out
@@ -357,7 +345,7 @@ mod tests {
             rec.error = Some(ParseError::Conflict(t.to_string()));
             w.write(&rec).unwrap();
         }
-        w.commit().unwrap();
+        w.into_target().commit().unwrap();
         let mut rdr = csv::Reader::from_path(&path).unwrap();
         assert_eq!(rdr.headers().unwrap(), STATS_HEADER.as_slice());
         let rows: Vec<csv::StringRecord> = rdr.records().map(Result::unwrap).collect();

@@ -56,14 +56,6 @@ impl RejectsWriter {
         Ok(())
     }
 
-    /// Flushes and renames the file into place.
-    ///
-    /// # Errors
-    /// Any I/O error.
-    pub fn commit(self) -> io::Result<()> {
-        self.into_target()?.commit()
-    }
-
     /// Flushes the rows and gives back the destination, to sync and commit.
     ///
     /// # Errors

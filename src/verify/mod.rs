@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use crate::batch::{pipeline, print_notes, progress_bar, ReadConfig};
+use crate::batch::{commit_outputs, pipeline, print_notes, progress_bar, ReadConfig};
 use crate::input::{self, Layout, RawRecord, RecordReader};
 use crate::output::rejects::{RejectRow, RejectsWriter};
 use crate::output::Target;
@@ -80,7 +80,7 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
         None => None,
     };
     // Opened now, so an unwritable --report path fails before the work, not after it.
-    let mut report_out = cfg.report.as_deref().map(Target::create).transpose()?;
+    let report_out = cfg.report.as_deref().map(Target::create).transpose()?;
     let mut audit = Auditor::new(rejects, cfg.rejects.clone().unwrap_or_default());
     let mut inputs = Vec::new();
     let mut interrupted = false;
@@ -97,27 +97,17 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
     }
     let secs = start.elapsed().as_secs_f64();
     let report = audit.report(cfg, inputs, secs, interrupted);
-    // Both outputs written and synced before either is renamed into place, as in `solve`:
-    // a failing disk leaves both targets as they were.
-    let mut targets: Vec<(Target, String)> = Vec::new();
+    let mut targets = Vec::new();
     if let Some(w) = audit.rejects.take() {
         let what = format!("--rejects {}: cannot write", audit.rejects_path);
         targets.push((w.into_target().context(what.clone())?, what));
     }
-    if let (Some(mut t), Some(p)) = (report_out.take(), cfg.report.as_deref()) {
+    if let (Some(mut t), Some(p)) = (report_out, cfg.report.as_deref()) {
         let what = format!("--report {p}: cannot write");
-        serde_json::to_writer_pretty(&mut t, &report)
-            .map_err(io::Error::from)
-            .and_then(|()| t.write_all(b"\n"))
-            .with_context(|| what.clone())?;
+        t.write_json(&report).context(what.clone())?;
         targets.push((t, what));
     }
-    for (t, what) in &mut targets {
-        t.sync().context(what.clone())?;
-    }
-    for (t, what) in targets {
-        t.commit().context(what)?;
-    }
+    commit_outputs(targets)?;
     audit.print_summary(cfg, &report);
     Ok(report)
 }
