@@ -62,6 +62,18 @@ pub struct ReadConfig {
     pub shard: Option<Shard>,
 }
 
+/// A rayon pool of `threads` workers, for one run of `solve`, `verify` or one thread count
+/// of `bench`.
+///
+/// # Errors
+/// When the OS refuses the threads.
+pub(crate) fn worker_pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")
+}
+
 /// The result of solving one record.
 #[derive(Clone, Debug)]
 pub struct SolvedRecord {
@@ -231,10 +243,7 @@ pub fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
 /// are never errors: they are `invalid` records in the results.
 pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     let start = Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.read.threads)
-        .build()
-        .context("cannot start the worker threads")?;
+    let pool = worker_pool(cfg.read.threads)?;
     let stats = match &cfg.stats {
         Some(p) => Some(StatsWriter::new(Target::create(p)?).with_context(|| p.to_string())?),
         None => None,

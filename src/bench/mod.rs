@@ -317,10 +317,7 @@ fn validate(path: &str, puzzles: &[Grid], results: &[(u64, Solution)], limit: u3
 
 /// Warms up, then times passes over `puzzles` with `threads` workers until `min_time`.
 fn measure(path: &str, puzzles: &[Grid], threads: usize, cfg: &BenchConfig) -> Result<BenchRow> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start the worker threads")?;
+    let pool = crate::batch::worker_pool(threads)?;
     let mut out = Vec::with_capacity(puzzles.len());
     let mut tally = Tally::default();
     let mut check = PassCheck::default();

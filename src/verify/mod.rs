@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use crate::batch::{commit_outputs, pipeline, print_notes, progress_bar, ReadConfig};
+use crate::batch::{commit_outputs, pipeline, print_notes, progress_bar, worker_pool, ReadConfig};
 use crate::input::{self, Layout, RawRecord, RecordReader};
 use crate::output::rejects::{RejectRow, RejectsWriter};
 use crate::output::Target;
@@ -71,10 +71,7 @@ const MAX_EXAMPLES: usize = 10;
 /// Bad rows are never errors: they are verdicts.
 pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
     let start = Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.read.threads)
-        .build()
-        .context("cannot start the worker threads")?;
+    let pool = worker_pool(cfg.read.threads)?;
     let rejects = match &cfg.rejects {
         Some(p) => Some(RejectsWriter::new(Target::create(p)?).with_context(|| p.clone())?),
         None => None,
