@@ -347,12 +347,21 @@ impl fmt::Debug for Grid {
     }
 }
 
+/// A unique puzzle (25 givens, `.` blanks) and its solution, shared by the unit tests.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    /// The puzzle.
+    pub(crate) const P: &str =
+        ".5..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..861.36.72.4";
+    /// Its one solution.
+    pub(crate) const S: &str =
+        "652483917978162435314975628825736149791824563436519872269348751547291386183657294";
+}
+
 #[cfg(test)]
 mod tests {
+    use super::fixtures::P;
     use super::*;
-
-    const P: &str =
-        ".5..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..861.36.72.4";
 
     #[test]
     fn all_three_blank_symbols_parse_alike() {

@@ -675,11 +675,7 @@ impl CsvReader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const P: &str =
-        ".5..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..861.36.72.4";
-    const S: &str =
-        "652483917978162435314975628825736149791824563436519872269348751547291386183657294";
+    use crate::grid::fixtures::{P, S};
 
     fn read_all(bytes: &[u8], opts: &LayoutOptions) -> (Layout, Vec<RawRecord>) {
         let layout = detect(bytes, opts).unwrap();

@@ -92,13 +92,11 @@ fn line_permutation<R: Rng + ?Sized>(rng: &mut R) -> [usize; 9] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::fixtures::P;
     use crate::grid::parse_cells;
     use crate::solver::solve;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
-
-    const P: &str =
-        ".5..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..861.36.72.4";
 
     #[test]
     fn identity_changes_nothing() {

@@ -5,15 +5,13 @@
 
 mod common;
 
-use common::{bin, stats_rows};
+use common::{bin, stats_rows, P, S};
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const P: &str = ".5..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..861.36.72.4";
-const S: &str = "652483917978162435314975628825736149791824563436519872269348751547291386183657294";
 /// A puzzle that needs a few hundred guesses with the simple solver: slow enough that a
 /// large file of it is still running when the test sends SIGINT.
 const HARD: &str =

@@ -5,12 +5,9 @@
 
 mod common;
 
-use common::{bin, shared, stats_rows};
+use common::{bin, shared, stats_rows, P, S};
 use std::fs;
 use std::path::Path;
-
-const P: &str = ".5..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..861.36.72.4";
-const S: &str = "652483917978162435314975628825736149791824563436519872269348751547291386183657294";
 
 /// Runs `solve -q` on `file` with `extra`; returns exit code, stdout, stats rows, stderr.
 fn run(file: &Path, extra: &[&str]) -> (i32, Vec<u8>, Vec<Vec<String>>, String) {

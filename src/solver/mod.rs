@@ -122,9 +122,7 @@ mod tests {
 
     #[test]
     fn solves_a_unique_puzzle_and_keeps_givens() {
-        let p = grid(
-            ".5..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..861.36.72.4",
-        );
+        let p = grid(crate::grid::fixtures::P);
         let s = solve(&p, 2);
         assert_eq!(s.count, 1);
         let g = s.grid.unwrap();

@@ -292,12 +292,8 @@ pub fn describe(e: &ParseError, field: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::fixtures::{P, S};
     use crate::grid::{parse_cells, parse_solution};
-
-    const P: &str =
-        ".5..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..861.36.72.4";
-    const S: &str =
-        "652483917978162435314975628825736149791824563436519872269348751547291386183657294";
 
     fn raw(puzzle: &str, solution: Option<&str>) -> RawRecord {
         RawRecord {

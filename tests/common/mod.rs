@@ -7,6 +7,13 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+/// A unique puzzle (25 givens, `.` blanks) and its solution.
+pub const P: &str =
+    ".5..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..861.36.72.4";
+/// The one solution of [`P`].
+pub const S: &str =
+    "652483917978162435314975628825736149791824563436519872269348751547291386183657294";
+
 /// The `sudoku-batch` binary built by cargo.
 pub fn bin() -> Command {
     Command::cargo_bin("sudoku-batch").expect("the binary is built")
