@@ -53,7 +53,7 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
     };
     let givens_clash = match State::from_givens(&puzzle.0) {
         Ok(mut state) => {
-            search.explore::<true>(&mut state);
+            search.explore(&mut state, true);
             false
         }
         Err(_) => true,
@@ -68,17 +68,17 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
 
 impl Search {
     /// Propagates `state` and searches below it, working on it in place (the caller passes
-    /// a copy it no longer needs). Returns `true` once the limit is reached.
-    fn explore<const ROOT: bool>(&mut self, state: &mut State) -> bool {
-        let mut first = ROOT;
+    /// a copy it no longer needs). `root`: `state` holds freshly placed givens, whose first
+    /// propagation changes many boards (after a guess, few do; see [`State::propagate`]).
+    /// Returns `true` once the limit is reached.
+    fn explore(&mut self, state: &mut State, mut root: bool) -> bool {
         loop {
-            // The givens' propagation changes many boards; after a guess, few do.
-            let settled = if first {
+            let settled = if root {
                 state.propagate::<true>()
             } else {
                 state.propagate::<false>()
             };
-            first = false;
+            root = false;
             let cell = match settled {
                 Err(_) => return false,
                 Ok(Some(cell)) => cell,
@@ -103,7 +103,7 @@ impl Search {
                 }
                 self.guesses += 1;
                 let mut child = *state;
-                if child.assign(d, cell).is_ok() && self.explore::<false>(&mut child) {
+                if child.assign(d, cell).is_ok() && self.explore(&mut child, false) {
                     return true;
                 }
             }
