@@ -213,14 +213,21 @@ fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(BOM).unwrap_or(bytes)
 }
 
-/// Lines of `bytes` that hold data: not blank, not `#` comments. Yields
-/// `(1-based line number, line without its terminator or blanks at either end)`.
+/// The record on one physical line of a lines input (`line` without its `\n`), or `None`
+/// for a blank line or a `#` comment. Blanks at either end are not part of the record, so
+/// an indented puzzle is read, not reported as an empty field. The one rule for the
+/// reader, layout detection, sharding and `verify`'s quoting.
+pub(crate) fn data_line(line: &[u8]) -> Option<&[u8]> {
+    let line = line.trim_ascii();
+    (!line.is_empty() && line[0] != b'#').then_some(line)
+}
+
+/// Lines of `bytes` that hold data ([`data_line`]). Yields `(1-based line number, record)`.
 fn data_lines(bytes: &[u8]) -> impl Iterator<Item = (u64, &[u8])> {
     strip_bom(bytes)
         .split(|&b| b == b'\n')
         .enumerate()
-        .map(|(i, l)| (i as u64 + 1, l.trim_ascii()))
-        .filter(|(_, l)| !l.is_empty() && l[0] != b'#')
+        .filter_map(|(i, l)| Some((i as u64 + 1, data_line(l)?)))
 }
 
 /// Whether `line` starts with 81 cells followed by the end or a separator.
@@ -567,12 +574,9 @@ impl LineReader<'_> {
             let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
             self.pos += (end + 1).min(rest.len());
             self.line += 1;
-            // Blanks at either end are not part of the record: an indented puzzle is read,
-            // not reported as an empty field.
-            let line = rest[..end].trim_ascii();
-            if line.is_empty() || line[0] == b'#' {
+            let Some(line) = data_line(&rest[..end]) else {
                 continue;
-            }
+            };
             let (puzzle, solution) = self.parse(line);
             out.push(RawRecord {
                 record: self.record,

@@ -16,7 +16,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::input::Layout;
+use crate::input::{self, Layout};
 
 /// Shard `index` of `count` (1-based: `1 <= index <= count`), written `K/N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -140,15 +140,17 @@ fn next_line_start(bytes: &[u8], pos: usize) -> usize {
     memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i + 1)
 }
 
-/// Whether a physical line is a record: the rules of `input`'s readers (lines: not blank
-/// after trimming blanks at both ends, not `#`; CSV: not empty, not `#`, as the `csv` crate skips them).
+/// Whether a physical line is a record: the rules of `input`'s readers (lines:
+/// [`input::data_line`]; CSV: not empty, not `#`, as the `csv` crate skips them).
 fn is_data_line(line: &[u8], layout: &Layout) -> bool {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
-    let line = match layout {
-        Layout::Lines { .. } => line.trim_ascii(),
-        Layout::Csv { .. } => line.strip_suffix(b"\r").unwrap_or(line),
-    };
-    !line.is_empty() && line[0] != b'#'
+    match layout {
+        Layout::Lines { .. } => input::data_line(line).is_some(),
+        Layout::Csv { .. } => {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            !line.is_empty() && line[0] != b'#'
+        }
+    }
 }
 
 fn count_records(bytes: &[u8], layout: &Layout) -> u64 {

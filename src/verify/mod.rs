@@ -183,7 +183,8 @@ impl<'a> RowText<'a> {
                 }
                 let rest = &bytes[*pos..];
                 let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-                let (p, s) = input::line_fields(rest[..end].trim_ascii(), *field);
+                let record = input::data_line(&rest[..end]).unwrap_or(b"");
+                let (p, s) = input::line_fields(record, *field);
                 (p.unwrap_or(b""), s.unwrap_or(b""))
             }
         }
