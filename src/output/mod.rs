@@ -151,15 +151,14 @@ impl Target {
     ///
     /// # Errors
     /// A write, flush, sync or rename error, naming the path.
-    pub fn commit(self) -> io::Result<()> {
+    pub fn commit(mut self) -> io::Result<()> {
+        self.sync()?;
         match self {
-            Target::Stdout(mut w) => w.flush(),
-            Target::Device(mut w) => w.flush(),
+            Target::Stdout(_) | Target::Device(_) => Ok(()),
             Target::File { out, path } => {
                 let named =
                     |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
                 let tmp = out.into_inner().map_err(|e| named(e.into_error()))?;
-                tmp.as_file().sync_data().map_err(named)?;
                 tmp.persist(&path).map_err(|e| named(e.error))?;
                 Ok(())
             }
@@ -263,6 +262,7 @@ impl StatsWriter {
     /// # Errors
     /// Any I/O error.
     pub fn write(&mut self, res: &SolvedRecord) -> io::Result<()> {
+        // Six numbers of at most 20 digits, a status word of at most 10 bytes, 7 commas.
         let mut row = [0u8; 160];
         let mut len = 0;
         let mut put = |bytes: &[u8]| {
