@@ -1,18 +1,21 @@
-//! The batch engine behind `solve` and `verify`: read records in fixed batches, work on each
-//! batch across the rayon pool ([`pipeline`]), consume results in input order.
+//! The batch engine behind `solve` and `verify`: every worker of the rayon pool claims
+//! chunks of records in turn, works on them, and the results are consumed in input order
+//! ([`pipeline`]).
 //!
-//! Reading and writing run on one thread while the pool solves the current batch
-//! (`rayon::join`), so I/O overlaps the solving. Only three batches are alive at a time,
-//! so memory stays bounded whatever the input size. Output is byte-identical for any thread
-//! count, apart from the timing column of `--stats`.
+//! Whichever worker finishes the oldest unwritten chunk writes it while the others go on
+//! solving, so reading, writing and solving overlap with no barrier between chunks. Only a
+//! few chunks per worker are alive at a time, so memory stays bounded whatever the input
+//! size. Output is byte-identical for any thread count, apart from the timing column of
+//! `--stats`.
 
+use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
 
 use crate::grid::{Grid, ParseError};
 use crate::input::{self, Layout, LayoutOptions, RawRecord, RecordReader};
@@ -22,8 +25,8 @@ use crate::shard::{self, Shard};
 use crate::stamp::Stamp;
 use crate::{failure, interrupt, solver};
 
-/// Records per batch: large enough to keep every core busy between two writes, small
-/// enough to keep memory low.
+/// Records per batch where records are read in batches (`bench`), and how many records
+/// `solve` writes between two [`Target::start_writeback`] calls.
 pub const BATCH: usize = 8 * 1024;
 
 /// Set by the Ctrl-C handler: workers take no new record, the finished prefix of the
@@ -176,6 +179,8 @@ struct Collector<'a> {
     path: &'a str,
     notes: Vec<String>,
     invalid_seen: u64,
+    /// Records written since the last [`Target::start_writeback`].
+    unsynced: usize,
 }
 
 /// Invalid records named one by one on stderr before the rest are only counted.
@@ -209,9 +214,15 @@ impl Collector<'_> {
                 self.tally.add(res.solve_ns, res.guesses);
             }
         }
-        w.start_writeback();
-        if let Some(s) = &mut self.stats {
-            s.start_writeback();
+        // Hand what is written to the kernel about every BATCH records, not every chunk:
+        // each call walks the file's dirty pages.
+        self.unsynced += raws.len();
+        if self.unsynced >= BATCH {
+            self.unsynced = 0;
+            w.start_writeback();
+            if let Some(s) = &mut self.stats {
+                s.start_writeback();
+            }
         }
         Ok(())
     }
@@ -258,6 +269,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         path: "",
         notes: Vec::new(),
         invalid_seen: 0,
+        unsynced: 0,
     };
     let mut inputs = Vec::new();
     let mut next_record = 0;
@@ -376,21 +388,29 @@ fn open_sink(sink: &mut Option<Sink>, layout: &Layout, path: &str, output: &str)
     Ok(())
 }
 
-/// The batched, ordered, parallel engine behind `solve` and `verify`: reads `reader` in
-/// batches of [`BATCH`] records, maps each record with `work` across the current rayon pool,
-/// and hands every batch with its results to `consume`, in input order, on one thread.
+/// The ordered, parallel engine behind `solve` and `verify`: every worker of the current
+/// rayon pool claims the next [`CHUNK`] records of `reader`, maps each with `work`, and
+/// hands the chunk to the writer side, which passes chunks to `consume` in input order.
 ///
-/// `consume` of batch *n* and reading batch *n + 2* run while the pool works on batch *n + 1*
-/// (`rayon::join`), so I/O overlaps the work; only three batches are alive at a time. Call it
-/// inside `pool.install` to choose the pool. `path` names the input in errors. Returns
-/// whether the run was interrupted ([`INTERRUPTED`]); the batches already read are consumed.
+/// There is no barrier between chunks: a worker that finishes a chunk claims the next one
+/// at once. Whichever worker completes the oldest unwritten chunk writes it, and any later
+/// chunks already done, while the others go on solving; so reading, writing and solving
+/// overlap on every thread and a core is idle only at the very end of the input. At most
+/// [`AHEAD`] chunks per worker may be claimed beyond the oldest unwritten one (a slow
+/// puzzle holds the others back only once they are that far ahead), so memory stays
+/// bounded whatever the input size. Call it inside `pool.install` to choose the pool.
+///
+/// On Ctrl-C ([`INTERRUPTED`]) workers stop taking records; the records finished before the
+/// first unfinished one are consumed, nothing after it, so the output has no holes.
+/// Returns whether the run was interrupted. `path` names the input in errors.
 ///
 /// # Errors
-/// The first error of `consume`, or a CSV read error naming `path` and the line.
+/// The first error of `consume`, or a CSV read error naming `path` and the line. Workers
+/// stop claiming chunks after the first error.
 pub fn pipeline<R, W, C>(
     reader: &mut RecordReader<'_>,
     work: W,
-    mut consume: C,
+    consume: C,
     pb: &ProgressBar,
     path: &str,
 ) -> Result<bool>
@@ -399,61 +419,250 @@ where
     W: Fn(&RawRecord) -> R + Sync + Send,
     C: FnMut(&[RawRecord], &[R]) -> Result<()> + Send,
 {
-    let read_err = |e: csv::Error| {
+    let engine = Engine {
+        read: Mutex::new(ReadSide {
+            reader,
+            done: false,
+            error: None,
+        }),
+        write: Mutex::new(WriteSide {
+            consume,
+            error: None,
+            stopped: false,
+            records: 0,
+        }),
+        pending: Mutex::new(Pending {
+            chunks: BTreeMap::new(),
+            written: 0,
+        }),
+        room: Condvar::new(),
+        free: Mutex::new(Vec::new()),
+        claimed: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+        ahead: AHEAD * rayon::current_num_threads().max(1),
+        pb,
+    };
+    rayon::broadcast(|_| engine.worker(&work));
+    // Every worker has returned; write whatever a race left behind (normally nothing).
+    engine.drain();
+    let Engine { read, write, .. } = engine;
+    if let Some(e) = into_inner(write).error {
+        return Err(e);
+    }
+    if let Some(e) = into_inner(read).error {
         let line = e.position().map_or(0, |p| p.line());
-        input::InputError::Csv {
+        return Err(input::InputError::Csv {
             path: path.to_string(),
             line,
             source: e,
         }
-    };
-    let mut cur: Vec<RawRecord> = Vec::with_capacity(BATCH);
-    let mut next: Vec<RawRecord> = Vec::with_capacity(BATCH);
-    let mut prev: Vec<RawRecord> = Vec::with_capacity(BATCH);
-    // `None`: not started because of Ctrl-C (see `interrupt`).
-    let mut cur_opt: Vec<Option<R>> = Vec::with_capacity(BATCH);
-    let mut prev_opt: Vec<Option<R>> = Vec::with_capacity(BATCH);
-    let mut prev_res: Vec<R> = Vec::with_capacity(BATCH);
-    // Unwraps the previous batch's results (all `Some`) and consumes them. It runs on the
-    // I/O side of the join, beside the solving, not between batches when one thread waits.
-    let mut consume_prev = |prev: &[RawRecord], prev_opt: &mut Vec<Option<R>>| -> Result<()> {
-        prev_res.clear();
-        prev_res.extend(prev_opt.drain(..).flatten());
-        consume(prev, &prev_res)
-    };
-    reader.fill(&mut cur, BATCH).map_err(read_err)?;
-    let mut done = 0u64;
-    while !cur.is_empty() {
-        if INTERRUPTED.load(Ordering::Relaxed) {
-            break;
-        }
-        let (io_result, ()) = rayon::join(
-            || -> Result<()> {
-                consume_prev(&prev, &mut prev_opt)?;
-                reader.fill(&mut next, BATCH).map_err(read_err)?;
-                Ok(())
-            },
-            || {
-                cur.par_iter()
-                    .with_min_len(64)
-                    .map(|r| (!interrupt::requested()).then(|| work(r)))
-                    .collect_into_vec(&mut cur_opt)
-            },
-        );
-        io_result?;
-        // Ctrl-C mid-batch: keep only the finished prefix, so the output has no holes.
-        let finished = interrupt::finished_prefix(&cur_opt);
-        cur.truncate(finished);
-        cur_opt.truncate(finished);
-        done += cur.len() as u64;
-        pb.set_position(reader.consumed());
-        pb.set_message(format!("{done} records"));
-        std::mem::swap(&mut prev, &mut cur);
-        std::mem::swap(&mut prev_opt, &mut cur_opt);
-        std::mem::swap(&mut cur, &mut next);
+        .into());
     }
-    consume_prev(&prev, &mut prev_opt)?;
     Ok(INTERRUPTED.load(Ordering::Relaxed))
+}
+
+/// Records a worker claims at a time in [`pipeline`]: about 2 ms of work on 17-clue
+/// puzzles, so locking costs nothing beside it and the last chunk of a run keeps the
+/// other workers waiting only briefly.
+pub const CHUNK: usize = 1024;
+
+/// How many chunks per worker [`pipeline`] lets the workers claim beyond the oldest one not
+/// yet written.
+pub const AHEAD: usize = 4;
+
+/// The state [`pipeline`]'s workers share.
+struct Engine<'r, 'a, 'p, R, C> {
+    read: Mutex<ReadSide<'r, 'a>>,
+    write: Mutex<WriteSide<C>>,
+    pending: Mutex<Pending<R>>,
+    /// Signalled when chunks are written, for workers waiting to claim (flow control).
+    room: Condvar,
+    /// Buffers of written chunks, for reuse.
+    free: Mutex<Vec<(Vec<RawRecord>, Vec<R>)>>,
+    /// Chunks claimed so far: the sequence number of the next one (changed only under the
+    /// `read` lock).
+    claimed: AtomicU64,
+    /// Set on the first error or on Ctrl-C: claim no more chunks.
+    stop: AtomicBool,
+    /// Chunks that may be claimed beyond the oldest unwritten one.
+    ahead: usize,
+    pb: &'p ProgressBar,
+}
+
+struct ReadSide<'r, 'a> {
+    reader: &'r mut RecordReader<'a>,
+    /// The input is exhausted (or unreadable).
+    done: bool,
+    error: Option<csv::Error>,
+}
+
+struct WriteSide<C> {
+    consume: C,
+    error: Option<anyhow::Error>,
+    /// A chunk was cut short by Ctrl-C: nothing after it is consumed.
+    stopped: bool,
+    /// Records consumed so far.
+    records: u64,
+}
+
+/// Chunks solved but not yet written, by sequence number.
+struct Pending<R> {
+    chunks: BTreeMap<u64, Chunk<R>>,
+    /// Chunks written so far: the sequence number of the next one to write.
+    written: u64,
+}
+
+/// A claimed chunk: its records, the results of its finished prefix (shorter than
+/// `raws` only when Ctrl-C cut it short), and the input bytes consumed up to its end.
+struct Chunk<R> {
+    raws: Vec<RawRecord>,
+    results: Vec<R>,
+    consumed: u64,
+}
+
+/// Locks `m`, also after a panic elsewhere (the data stays consistent: every critical
+/// section either completes or leaves an error behind).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn into_inner<T>(m: Mutex<T>) -> T {
+    m.into_inner().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl<R, C> Engine<'_, '_, '_, R, C>
+where
+    R: Send,
+    C: FnMut(&[RawRecord], &[R]) -> Result<()> + Send,
+{
+    /// One worker: claim, solve, hand over, until the input is done or the run stops.
+    fn worker<W: Fn(&RawRecord) -> R>(&self, work: &W) {
+        loop {
+            let Some((seq, mut chunk)) = self.claim() else {
+                return;
+            };
+            for r in &chunk.raws {
+                if interrupt::requested() {
+                    self.halt();
+                    break;
+                }
+                chunk.results.push(work(r));
+            }
+            lock(&self.pending).chunks.insert(seq, chunk);
+            self.drain();
+        }
+    }
+
+    /// Reads the next chunk, waiting first while too many chunks are ahead of the writer.
+    /// `None` when there is nothing more to do.
+    fn claim(&self) -> Option<(u64, Chunk<R>)> {
+        let (mut raws, mut results) = lock(&self.free).pop().unwrap_or_default();
+        raws.clear();
+        results.clear();
+        let mut read = lock(&self.read);
+        loop {
+            if read.done || self.stop.load(Ordering::Relaxed) || interrupt::requested() {
+                return None;
+            }
+            let pending = lock(&self.pending);
+            if self.claimed.load(Ordering::Relaxed) < pending.written + self.ahead as u64 {
+                break;
+            }
+            // Too far ahead: wait for the writer without holding the reader.
+            drop(read);
+            let waited = self.room.wait_while(pending, |p| {
+                self.claimed.load(Ordering::Relaxed) >= p.written + self.ahead as u64
+                    && !self.stop.load(Ordering::Relaxed)
+                    && !interrupt::requested()
+            });
+            drop(waited.unwrap_or_else(PoisonError::into_inner));
+            read = lock(&self.read);
+        }
+        match read.reader.fill(&mut raws, CHUNK) {
+            Err(e) => {
+                read.error = Some(e);
+                read.done = true;
+                self.halt();
+                None
+            }
+            Ok(()) if raws.is_empty() => {
+                read.done = true;
+                None
+            }
+            Ok(()) => {
+                let seq = self.claimed.fetch_add(1, Ordering::Relaxed);
+                let consumed = read.reader.consumed();
+                Some((
+                    seq,
+                    Chunk {
+                        raws,
+                        results,
+                        consumed,
+                    },
+                ))
+            }
+        }
+    }
+
+    /// Writes the pending chunks that are next in input order, unless another worker is
+    /// writing (it will pick them up: each writer looks again after letting go).
+    fn drain(&self) {
+        loop {
+            let Ok(mut write) = self.write.try_lock() else {
+                return;
+            };
+            loop {
+                let next = {
+                    let mut p = lock(&self.pending);
+                    let written = p.written;
+                    p.chunks.remove(&written)
+                };
+                let Some(chunk) = next else {
+                    break;
+                };
+                self.write_chunk(&mut write, &chunk);
+                {
+                    let mut p = lock(&self.pending);
+                    p.written += 1;
+                }
+                self.room.notify_all();
+                lock(&self.free).push((chunk.raws, chunk.results));
+            }
+            drop(write);
+            // A chunk handed over while this worker held the writer found it busy: look
+            // again now that it is free.
+            let p = lock(&self.pending);
+            if !p.chunks.contains_key(&p.written) {
+                return;
+            }
+        }
+    }
+
+    fn write_chunk(&self, write: &mut WriteSide<C>, chunk: &Chunk<R>) {
+        if write.stopped || write.error.is_some() {
+            return;
+        }
+        let n = chunk.results.len();
+        if let Err(e) = (write.consume)(&chunk.raws[..n], &chunk.results) {
+            write.error = Some(e);
+            self.halt();
+            return;
+        }
+        write.records += n as u64;
+        if n < chunk.raws.len() {
+            // Ctrl-C cut this chunk short: later chunks would leave a hole.
+            write.stopped = true;
+        }
+        self.pb.set_position(chunk.consumed);
+        self.pb.set_message(format!("{} records", write.records));
+    }
+
+    /// Claims no more chunks, and wakes the workers waiting to claim so they see it.
+    fn halt(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _p = lock(&self.pending);
+        self.room.notify_all();
+    }
 }
 
 fn build_report(

@@ -42,26 +42,3 @@ pub fn install_handler() -> Result<(), String> {
 pub fn requested() -> bool {
     INTERRUPTED.load(Ordering::Relaxed)
 }
-
-/// How many leading results are finished: the length of the `Some` prefix. Results after
-/// the first unfinished one are dropped by the caller so the output keeps input order
-/// without holes.
-pub fn finished_prefix<T>(results: &[Option<T>]) -> usize {
-    results
-        .iter()
-        .position(Option::is_none)
-        .unwrap_or(results.len())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::finished_prefix;
-
-    #[test]
-    fn only_the_finished_prefix_counts() {
-        assert_eq!(finished_prefix::<u8>(&[]), 0);
-        assert_eq!(finished_prefix(&[Some(1), Some(2)]), 2);
-        assert_eq!(finished_prefix(&[Some(1), None, Some(3)]), 1);
-        assert_eq!(finished_prefix(&[None, Some(2)]), 0);
-    }
-}
