@@ -272,6 +272,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         unsynced: 0,
     };
     let mut inputs = Vec::new();
+    let mut sources = Vec::new();
     let mut next_record = 0;
     let mut interrupted = false;
     for path in &cfg.read.inputs {
@@ -328,6 +329,9 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
             layout: layout.name(),
             records,
         });
+        drop(reader);
+        // Unmapped beside the renames at the end (see `commit_outputs`).
+        sources.push(source);
         if interrupted {
             break;
         }
@@ -346,7 +350,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         t.write_json(&report).context(what.clone())?;
         targets.push((t, what));
     }
-    commit_outputs(targets)?;
+    commit_outputs(targets, sources)?;
     print_summary(cfg, &col, &report);
     Ok(report)
 }
@@ -357,14 +361,35 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
 ///
 /// # Errors
 /// The first output that cannot be synced, else the first that cannot be renamed.
-pub(crate) fn commit_outputs(mut targets: Vec<(Target, String)>) -> Result<()> {
+///
+/// The commits run side by side, and `release` (the inputs' memory maps, say) is dropped
+/// beside them: replacing an existing file frees it, which took 26 ms for an 82 MB output
+/// and 13 ms for a 34 MB one on this project's machine (ext4 mounted with `discard`), and
+/// unmapping an 82 MB input 5 ms (strace, 1M-puzzle run).
+pub(crate) fn commit_outputs<D: Send>(
+    mut targets: Vec<(Target, String)>,
+    release: D,
+) -> Result<()> {
     for (t, what) in &mut targets {
         t.sync().with_context(|| what.clone())?;
     }
-    for (t, what) in targets {
-        t.commit().context(what)?;
-    }
-    Ok(())
+    std::thread::scope(|s| {
+        let mut targets = targets.into_iter();
+        let first = targets.next();
+        let others: Vec<_> = targets
+            .map(|(t, what)| s.spawn(move || t.commit().context(what)))
+            .collect();
+        // Last: unmapping holds the address-space lock that starting a thread needs.
+        s.spawn(move || drop(release));
+        let mut result = first.map_or(Ok(()), |(t, what)| t.commit().context(what));
+        for h in others {
+            let r = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+            if result.is_ok() {
+                result = r;
+            }
+        }
+        result
+    })
 }
 
 /// Opens the solutions writer on the first input; later inputs must have the same layout.

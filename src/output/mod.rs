@@ -159,7 +159,13 @@ impl Target {
                 let named =
                     |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
                 let tmp = out.into_inner().map_err(|e| named(e.into_error()))?;
+                // The file being replaced is held open across the rename, so the rename
+                // (under the directory's lock) does not free it; it is freed when
+                // `replaced` is dropped, which lets several commits free their old files
+                // side by side (`batch::commit_outputs`).
+                let replaced = std::fs::File::open(&path).ok();
                 tmp.persist(&path).map_err(|e| named(e.error))?;
+                drop(replaced);
                 Ok(())
             }
         }

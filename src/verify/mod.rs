@@ -104,7 +104,7 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
         t.write_json(&report).context(what.clone())?;
         targets.push((t, what));
     }
-    commit_outputs(targets)?;
+    commit_outputs(targets, ())?;
     audit.print_summary(cfg, &report);
     Ok(report)
 }
