@@ -2,8 +2,8 @@
 //!
 //! The pipeline: [`input`] opens a file (memory-mapped) and works out its layout (one
 //! puzzle per line, or a CSV dataset), then cuts it into records; [`batch`] solves the
-//! records in fixed batches across a rayon pool with the stack-allocated bitmask
-//! [`solver`], and writes results in input order through [`output`]; [`report`] gathers
+//! records in chunks claimed by every worker of a rayon pool with the stack-allocated
+//! bitmask [`solver`], and writes results in input order through [`output`]; [`report`] gathers
 //! counts, latency percentiles and guesses. [`shard`] cuts an input into `--shard K/N` byte
 //! ranges, and [`merge`] adds shard reports back together. [`bench`](mod@bench) times the solver alone
 //! on parsed (optionally [`isomorph`]-shuffled) puzzles and writes through [`export`].

@@ -260,7 +260,7 @@ impl Auditor {
                 RecordReader::new_range(bytes, &layout, &range, next_record)
             }
         };
-        let first_record = reader.next_record();
+        let consumed_before = self.counts.total();
         let pb = progress_bar(bytes.len() as u64, cfg.read.quiet);
         let interrupted = pipeline(
             &mut reader,
@@ -270,7 +270,8 @@ impl Auditor {
             path,
         )?;
         pb.finish_and_clear();
-        let records = reader.next_record() - first_record;
+        // Records checked and counted: fewer than records read when interrupted.
+        let records = self.counts.total() - consumed_before;
         let next = match cfg.read.shard {
             None => reader.next_record(),
             Some(_) => next_record + shard::total_records(bytes, &layout),
