@@ -10,7 +10,7 @@
 #    scripts/check_solutions.py (independent of our Rust code).
 # 3. Side by side: solve vs verify on k1m.csv (hyperfine); solve --first -j 1 and -j 2 on
 #    c17_1m.txt against the peer harness (single thread, solve only) on the same file, in
-#    alternating rounds (scripts/alternate.py; ROUNDS=9 by default).
+#    alternating rounds (scripts/alternate.py; ROUNDS=11 by default).
 # 4. Peak anonymous memory (heap and stacks, not the mapped file) of solve on 1M and 10M puzzles.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,7 +44,7 @@ echo "## 17-clue 1M: peer single thread vs ours -j 1 and -j 2 (first solution, w
 # change of load mid-run would otherwise fall on one command only.
 # The first row is the peer timed by its own report (parse and solve, not reading the
 # file): the strictest reading of "solve-only time"; the second is its whole process.
-python3 scripts/alternate.py --rounds "${ROUNDS:-9}" --markdown "$work/c17_scaling.md" \
+python3 scripts/alternate.py --rounds "${ROUNDS:-11}" --markdown "$work/c17_scaling.md" \
   --time-from 'peer, own timer=solved, ([0-9.]+) s' \
   "peer, own timer=$peer $work/c17_1m.txt" \
   "peer, whole process=$peer $work/c17_1m.txt" \
