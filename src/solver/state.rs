@@ -77,7 +77,11 @@ const OTHER: [[u8; 3]; 27] = {
     let mut i = 0;
     while i < 27 {
         let base = i - i % 3;
-        t[i] = [(base + (i + 1) % 3) as u8, (base + (i + 2) % 3) as u8, (i % 3) as u8];
+        t[i] = [
+            (base + (i + 1) % 3) as u8,
+            (base + (i + 2) % 3) as u8,
+            (i % 3) as u8,
+        ];
         i += 1;
     }
     t
