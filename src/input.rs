@@ -256,15 +256,16 @@ fn csv_fields(line: &[u8]) -> Vec<String> {
     }
 }
 
-/// Finds a column by name (case-insensitive) or by 1-based index.
-fn find_column(header: Option<&[String]>, wanted: &str) -> Option<usize> {
+/// Finds a column by name (case-insensitive) or by 1-based index. An index past the
+/// `width` fields of the first row is no column (an empty input, `width` 0, has any).
+fn find_column(header: Option<&[String]>, width: usize, wanted: &str) -> Option<usize> {
     if let Some(h) = header {
         if let Some(i) = h.iter().position(|f| f.eq_ignore_ascii_case(wanted)) {
             return Some(i);
         }
     }
     match wanted.parse::<usize>() {
-        Ok(n) if n >= 1 => Some(n - 1),
+        Ok(n) if n >= 1 && (width == 0 || n <= width) => Some(n - 1),
         _ => None,
     }
 }
@@ -322,7 +323,7 @@ pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
         && (looks_like_header || !fields.iter().any(|f| parse_cells(f.as_bytes()).is_ok()));
     let header = has_header.then(|| fields.clone());
     let puzzle = match &opts.puzzle_column {
-        Some(w) => find_column(header.as_deref(), w).ok_or_else(|| {
+        Some(w) => find_column(header.as_deref(), fields.len(), w).ok_or_else(|| {
             format!(
                 "--puzzle-column {w:?}: no such column in {}",
                 brief(&fields)
@@ -343,12 +344,14 @@ pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
         },
     };
     let solution = match &opts.solution_column {
-        Some(w) => Some(find_column(header.as_deref(), w).ok_or_else(|| {
-            format!(
-                "--solution-column {w:?}: no such column in {}",
-                brief(&fields)
-            )
-        })?),
+        Some(w) => Some(
+            find_column(header.as_deref(), fields.len(), w).ok_or_else(|| {
+                format!(
+                    "--solution-column {w:?}: no such column in {}",
+                    brief(&fields)
+                )
+            })?,
+        ),
         None => match &header {
             Some(h) => find_named(h, &SOLUTION_NAMES),
             None => fields
@@ -830,6 +833,29 @@ mod tests {
         };
         let e = detect(b"a,b\n1,2\n", &opts).unwrap_err();
         assert!(e.contains("--puzzle-column"), "{e}");
+        // A column number past the first row is no column either, with or without a
+        // header; an empty input still has no records rather than an error.
+        for (text, no_header) in [("a,b\n1,2\n", false), ("1,2\n3,4\n", true)] {
+            for column in ["puzzle", "solution"] {
+                let opts = LayoutOptions {
+                    format: Format::Csv,
+                    no_header,
+                    puzzle_column: Some(if column == "puzzle" { "3" } else { "1" }.into()),
+                    solution_column: (column == "solution").then(|| "3".into()),
+                };
+                let e = detect(text.as_bytes(), &opts).unwrap_err();
+                assert!(
+                    e.contains(&format!("--{column}-column \"3\": no such column")),
+                    "{e}"
+                );
+            }
+        }
+        let opts = LayoutOptions {
+            format: Format::Csv,
+            puzzle_column: Some("3".into()),
+            ..LayoutOptions::default()
+        };
+        assert!(detect(b"", &opts).is_ok());
     }
 
     #[test]
