@@ -414,7 +414,8 @@ fn open_sink(sink: &mut Option<Sink>, layout: &Layout, path: &str, output: &str)
 }
 
 /// The ordered, parallel engine behind `solve` and `verify`: every worker of the current
-/// rayon pool claims the next [`CHUNK`] records of `reader`, maps each with `work`, and
+/// rayon pool claims the next chunk of records of `reader` ([`chunk_len`]), maps each with
+/// `work`, and
 /// hands the chunk to the writer side, which passes chunks to `consume` in input order.
 ///
 /// There is no barrier between chunks: a worker that finishes a chunk claims the next one
@@ -423,7 +424,8 @@ fn open_sink(sink: &mut Option<Sink>, layout: &Layout, path: &str, output: &str)
 /// overlap on every thread and a core is idle only at the very end of the input. At most
 /// [`AHEAD`] chunks per worker may be claimed beyond the oldest unwritten one (a slow
 /// puzzle holds the others back only once they are that far ahead), so memory stays
-/// bounded whatever the input size. Call it inside `pool.install` to choose the pool.
+/// bounded whatever the input size, and [`chunk_len`] keeps it bounded whatever the
+/// thread count. Call it inside `pool.install` to choose the pool.
 ///
 /// On Ctrl-C ([`INTERRUPTED`]) workers stop taking records; the records finished before the
 /// first unfinished one are consumed, nothing after it, so the output has no holes.
@@ -465,6 +467,7 @@ where
         claimed: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         ahead: AHEAD * rayon::current_num_threads().max(1),
+        chunk: chunk_len(rayon::current_num_threads()),
         pb,
     };
     rayon::broadcast(|_| engine.worker(&work));
@@ -486,10 +489,21 @@ where
     Ok(INTERRUPTED.load(Ordering::Relaxed))
 }
 
-/// Records a worker claims at a time in [`pipeline`]: about 2 ms of work on 17-clue
-/// puzzles, so locking costs nothing beside it and the last chunk of a run keeps the
-/// other workers waiting only briefly.
+/// The most records a worker claims at a time in [`pipeline`]: about 2 ms of work on
+/// 17-clue puzzles, so locking costs nothing beside it and the last chunk of a run keeps
+/// the other workers waiting only briefly.
 pub const CHUNK: usize = 1024;
+
+/// Records that [`pipeline`] keeps alive at most, whatever the thread count: each worker
+/// holds one chunk and may claim [`AHEAD`] more (about 360 bytes a record on a lines
+/// input, so about 15 MB).
+pub const IN_FLIGHT: usize = 40 * 1024;
+
+/// Records per chunk for `threads` workers: [`CHUNK`] up to 8 workers, then smaller so that
+/// all chunks alive stay within [`IN_FLIGHT`] records, and never below 64.
+pub fn chunk_len(threads: usize) -> usize {
+    (IN_FLIGHT / (threads.max(1) * (1 + AHEAD))).clamp(64, CHUNK)
+}
 
 /// How many chunks per worker [`pipeline`] lets the workers claim beyond the oldest one not
 /// yet written.
@@ -511,6 +525,8 @@ struct Engine<'r, 'a, 'p, R, C> {
     stop: AtomicBool,
     /// Chunks that may be claimed beyond the oldest unwritten one.
     ahead: usize,
+    /// Records per chunk.
+    chunk: usize,
     pb: &'p ProgressBar,
 }
 
@@ -603,7 +619,7 @@ where
             drop(waited.unwrap_or_else(PoisonError::into_inner));
             read = lock(&self.read);
         }
-        match read.reader.fill(&mut raws, CHUNK) {
+        match read.reader.fill(&mut raws, self.chunk) {
             Err(e) => {
                 read.error = Some(e);
                 read.done = true;
@@ -774,4 +790,27 @@ fn print_summary(cfg: &SolveConfig, col: &Collector<'_>, r: &SolveReport) {
         r.rates.guesses_per_puzzle,
         r.rates.no_guess_pct
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_shrink_with_many_threads_and_stay_within_bounds() {
+        for threads in [1, 2, 8] {
+            assert_eq!(chunk_len(threads), CHUNK);
+        }
+        assert_eq!(chunk_len(16), 512);
+        assert_eq!(chunk_len(1024), 64);
+        for threads in 1..=1024 {
+            let n = chunk_len(threads);
+            assert!((64..=CHUNK).contains(&n));
+            // Every worker's chunk and those claimed ahead fit the budget, down to the floor.
+            assert!(
+                n == 64 || threads * (1 + AHEAD) * n <= IN_FLIGHT,
+                "{threads}: {n}"
+            );
+        }
+    }
 }
