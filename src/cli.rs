@@ -207,7 +207,7 @@ impl InputArgs {
 /// last rename would silently replace the other (issue 5). Devices such as `/dev/null`
 /// may be shared; `-` is checked by the caller.
 fn same_file_outputs(outputs: &[(&str, Option<&String>)]) -> Result<(), String> {
-    let key = |p: &str| std::fs::canonicalize(p).unwrap_or_else(|_| std::path::PathBuf::from(p));
+    let key = resolved;
     let files: Vec<(&str, &String)> = outputs
         .iter()
         .filter_map(|&(flag, p)| p.map(|p| (flag, p)))
@@ -221,6 +221,24 @@ fn same_file_outputs(outputs: &[(&str, Option<&String>)]) -> Result<(), String> 
         }
     }
     Ok(())
+}
+
+/// The file `p` names, as an absolute path with symlinks resolved: the file itself when it
+/// exists, else its directory's resolved path joined with its name, so two spellings of a
+/// file not yet created (`b.txt`, `./b.txt`, `/abs/dir/b.txt`) compare equal.
+fn resolved(p: &str) -> std::path::PathBuf {
+    let path = std::path::Path::new(p);
+    if let Ok(c) = std::fs::canonicalize(path) {
+        return c;
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    match (std::fs::canonicalize(dir), path.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => path.to_path_buf(),
+    }
 }
 
 /// Refuses an output that is one of the inputs (the same file by device and inode, so

@@ -256,6 +256,34 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
 }
 
 #[test]
+fn two_outputs_naming_one_new_file_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("sub");
+    fs::create_dir(&sub).unwrap();
+    let abs = sub.join("b.txt");
+    let dotted = sub.join(".").join("b.txt");
+    let up = sub.join("..").join("sub").join("b.txt");
+    for (cmd, a, b, pa, pb) in [
+        ("solve", "-o", "--stats", &abs, &dotted),
+        ("solve", "--stats", "--report", &abs, &up),
+        ("verify", "--rejects", "--report", &dotted, &up),
+    ] {
+        // Each output is renamed into place at the end: the second would silently replace
+        // the first, so the run is refused before it starts, whatever the spelling.
+        bin()
+            .args([cmd, "-q", SAMPLE])
+            .arg(a)
+            .arg(pa)
+            .arg(b)
+            .arg(pb)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("both write"));
+        assert!(!abs.exists(), "{cmd} {a} {b}: nothing written");
+    }
+}
+
+#[test]
 fn indented_lines_are_read_and_indented_comments_skipped() {
     let sample = fs::read_to_string(SAMPLE).unwrap();
     let puzzles = data_lines(&sample);
