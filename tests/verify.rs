@@ -309,6 +309,9 @@ fn each_verdict_on_a_broken_kaggle_row() {
     assert_eq!(json["rows"], 11);
     assert_eq!(json["rejected"], 9);
     assert_eq!(json["duplicates"], 5);
+    // solution-malformed, -illegal and -contradicts-clue; the non-unique row's stored grid
+    // is one of its solutions.
+    assert_eq!(json["stored_solutions_wrong"], 3);
     let v = &json["verdicts"];
     for (word, n) in [
         ("ok", 1),
@@ -341,7 +344,7 @@ fn each_verdict_on_a_broken_kaggle_row() {
     assert!(json["clues_histogram"][&clues].as_u64().unwrap() >= 3);
     // The summary names each verdict with its lines.
     for part in [
-        "verify: 11 rows: 1 ok, 1 duplicate, 9 rejected",
+        "verify: 11 rows: 1 ok, 1 duplicate, 9 rejected; 3 stored solutions wrong",
         "clue-conflict: 2 (lines 3, 12)",
         "puzzle-malformed: 2 (lines 9, 10)",
         "duplicate: 1 (line 11)",
@@ -627,6 +630,9 @@ fn case_c24_non_unique_is_not_a_mismatch() {
     assert_eq!(json["verdicts"]["ok"], 2);
     assert_eq!(json["verdicts"]["solution-contradicts-clue"], 0);
     assert_eq!(json["verdicts"]["solution-wrong"], 0);
+    // Rejected as puzzles, but no stored solution is wrong.
+    assert_eq!(json["rejected"], 2);
+    assert_eq!(json["stored_solutions_wrong"], 0);
 }
 
 #[test]

@@ -82,6 +82,18 @@ impl Verdict {
     pub fn is_rejection(self) -> bool {
         !matches!(self, Verdict::Ok | Verdict::Duplicate)
     }
+
+    /// Whether this verdict says the stored solution is wrong (the `solution-*` verdicts),
+    /// rather than something about the puzzle.
+    pub fn is_stored_solution_problem(self) -> bool {
+        matches!(
+            self,
+            Verdict::SolutionMalformed
+                | Verdict::SolutionIllegal
+                | Verdict::SolutionContradictsClue
+                | Verdict::SolutionWrong
+        )
+    }
 }
 
 /// Names of the fields in details: the CSV header's names, else `puzzle` and `solution`.
@@ -115,6 +127,10 @@ pub struct Checked {
     pub guesses: u32,
     /// 128-bit xxh3 hash of the puzzle's 81 cells with blanks as 0, when it parsed.
     pub fingerprint: Option<u128>,
+    /// The stored solution is wrong: a `solution-*` verdict, or a non-unique puzzle whose
+    /// stored grid is none of its solutions. A non-unique puzzle whose stored grid is one
+    /// of its solutions is not a mismatch.
+    pub stored_wrong: bool,
 }
 
 /// Runs every check on `raw`, counting solutions up to `limit` (at least 2).
@@ -125,6 +141,7 @@ pub fn check_record(raw: &RawRecord, limit: u32, names: &FieldNames) -> Checked 
         clues: None,
         guesses: 0,
         fingerprint: None,
+        stored_wrong: false,
     };
     let puzzle = match &raw.puzzle {
         Ok(p) => p,
@@ -163,6 +180,7 @@ pub fn check_record(raw: &RawRecord, limit: u32, names: &FieldNames) -> Checked 
             match stored.map(|s| judge_stored(puzzle, s, None, names)) {
                 Some(None) => d.push_str("; the stored solution is one of them"),
                 Some(Some((v, why))) => {
+                    out.stored_wrong = true;
                     d.push_str(&format!(
                         "; the stored solution is also {}: {why}",
                         v.as_str()
@@ -177,6 +195,7 @@ pub fn check_record(raw: &RawRecord, limit: u32, names: &FieldNames) -> Checked 
 
 impl Checked {
     fn with(mut self, verdict: Verdict, detail: String) -> Checked {
+        self.stored_wrong |= verdict.is_stored_solution_problem();
         self.verdict = verdict;
         self.detail = Some(detail);
         self
@@ -374,11 +393,17 @@ mod tests {
             "at least 2 solutions (counted up to --limit 2); the stored solution is one of them"
         );
         let c = check_record(&raw(&two, Some(S)), 3, &FieldNames::default());
+        assert!(!c.stored_wrong, "the stored grid is one of the solutions");
         assert_eq!(
             c.detail.unwrap(),
             "exactly 2 solutions; the stored solution is one of them"
         );
         let swapped = format!("56{}", &S[2..]);
+        let c = check_record(&raw(&two, Some(&swapped)), 2, &FieldNames::default());
+        assert!(
+            c.stored_wrong,
+            "non-unique, and the stored grid is illegal too"
+        );
         let (v, d) = verdict(&two, Some(&swapped));
         assert_eq!(v, Verdict::MultipleSolutions);
         assert_eq!(

@@ -199,6 +199,8 @@ struct Auditor {
     counts: VerdictCounts,
     seen: Fingerprints,
     duplicates: u64,
+    /// Rows whose stored solution is wrong ([`Checked::stored_wrong`]).
+    stored_wrong: u64,
     examples: BTreeMap<&'static str, Vec<Example>>,
     duplicate_examples: Vec<Example>,
     /// `path:line: verdict: detail` of the first rejected rows.
@@ -217,6 +219,7 @@ impl Auditor {
             counts: VerdictCounts::default(),
             seen: Fingerprints::default(),
             duplicates: 0,
+            stored_wrong: 0,
             examples: BTreeMap::new(),
             duplicate_examples: Vec::new(),
             notes: Vec::new(),
@@ -322,6 +325,7 @@ impl Auditor {
                 }
             }
             self.counts.add(verdict);
+            self.stored_wrong += u64::from(c.stored_wrong);
             if let Some(n) = c.clues {
                 self.clues[usize::from(n)] += 1;
             }
@@ -406,6 +410,7 @@ impl Auditor {
             verdicts: self.counts,
             rejected: self.counts.rejected(),
             duplicates: self.duplicates,
+            stored_solutions_wrong: self.stored_wrong,
             examples: self.examples.clone(),
             duplicate_examples: self.duplicate_examples.clone(),
             clues_histogram: (0u32..).zip(self.clues).filter(|&(_, n)| n > 0).collect(),
@@ -431,11 +436,12 @@ impl Auditor {
         }
         let _ = writeln!(
             err,
-            "sudoku-batch: verify: {} rows: {} ok, {} duplicate, {} rejected{}",
+            "sudoku-batch: verify: {} rows: {} ok, {} duplicate, {} rejected; {} stored solutions wrong{}",
             r.rows,
             r.verdicts.get(Verdict::Ok),
             r.verdicts.get(Verdict::Duplicate),
             r.rejected,
+            r.stored_solutions_wrong,
             if r.interrupted { " (interrupted)" } else { "" }
         );
         let one_input = self.paths.len() == 1;

@@ -126,6 +126,10 @@ pub struct VerifyReport {
     pub rejected: u64,
     /// Rows whose puzzle repeats an earlier row's, whatever their verdict.
     pub duplicates: u64,
+    /// Rows whose stored solution is wrong: the `solution-*` verdicts, plus non-unique
+    /// puzzles whose stored grid is none of their solutions. A non-unique puzzle with a
+    /// valid stored solution is rejected (`multiple-solutions`) but not counted here.
+    pub stored_solutions_wrong: u64,
     /// Up to 10 example rows per verdict other than `ok`, in input order.
     pub examples: BTreeMap<&'static str, Vec<Example>>,
     /// Up to 10 example rows whose puzzle repeats an earlier one, whatever their verdict.
