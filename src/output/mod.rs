@@ -39,7 +39,9 @@ pub enum Target {
     /// A temporary file beside the target.
     File {
         /// The buffered temporary file.
-        out: BufWriter<tempfile::NamedTempFile>,
+        out: BufWriter<std::fs::File>,
+        /// The temporary's name: removed when dropped, renamed over `path` on commit.
+        tmp: tempfile::TempPath,
         /// Where it goes on commit.
         path: std::path::PathBuf,
     },
@@ -94,8 +96,12 @@ impl Target {
                 format!("{path}: cannot write here: {}", os_reason(&e)),
             )
         })?;
+        // Written through the plain file, so an error names the target (see `named`), not
+        // the temporary as tempfile's own writer would.
+        let (file, tmp) = tmp.into_parts();
         Ok(Target::File {
-            out: BufWriter::with_capacity(1 << 16, tmp),
+            out: BufWriter::with_capacity(1 << 16, file),
+            tmp,
             path: target,
         })
     }
@@ -109,7 +115,7 @@ impl Target {
         #[cfg(target_os = "linux")]
         if let Target::File { out, .. } = self {
             use std::os::fd::AsRawFd;
-            let fd = out.get_ref().as_file().as_raw_fd();
+            let fd = out.get_ref().as_raw_fd();
             // SAFETY: `fd` is the open descriptor of the temporary that `out` owns and
             // keeps open for the whole call; sync_file_range reads and writes no memory of
             // ours. Offset 0 and length 0 mean "the whole file".
@@ -138,11 +144,9 @@ impl Target {
         match self {
             Target::Stdout(w) => w.flush(),
             Target::Device(w) => w.flush(),
-            Target::File { out, path } => {
-                let named =
-                    |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-                out.flush().map_err(named)?;
-                out.get_ref().as_file().sync_data().map_err(named)
+            Target::File { out, path, .. } => {
+                out.flush().map_err(|e| named(path, e))?;
+                out.get_ref().sync_data().map_err(|e| named(path, e))
             }
         }
     }
@@ -155,16 +159,15 @@ impl Target {
         self.sync()?;
         match self {
             Target::Stdout(_) | Target::Device(_) => Ok(()),
-            Target::File { out, path } => {
-                let named =
-                    |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-                let tmp = out.into_inner().map_err(|e| named(e.into_error()))?;
+            Target::File { out, tmp, path } => {
+                let file = out.into_inner().map_err(|e| named(&path, e.into_error()))?;
+                drop(file);
                 // The file being replaced is held open across the rename, so the rename
                 // (under the directory's lock) does not free it; it is freed when
                 // `replaced` is dropped, which lets several commits free their old files
                 // side by side (`batch::commit_outputs`).
                 let replaced = std::fs::File::open(&path).ok();
-                tmp.persist(&path).map_err(|e| named(e.error))?;
+                tmp.persist(&path).map_err(|e| named(&path, e.error))?;
                 drop(replaced);
                 Ok(())
             }
@@ -192,23 +195,29 @@ impl Write for Target {
         match self {
             Target::Stdout(w) => w.write(buf),
             Target::Device(w) => w.write(buf),
-            Target::File { out, .. } => out.write(buf),
+            Target::File { out, path, .. } => out.write(buf).map_err(|e| named(path, e)),
         }
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match self {
             Target::Stdout(w) => w.write_all(buf),
             Target::Device(w) => w.write_all(buf),
-            Target::File { out, .. } => out.write_all(buf),
+            Target::File { out, path, .. } => out.write_all(buf).map_err(|e| named(path, e)),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Target::Stdout(w) => w.flush(),
             Target::Device(w) => w.flush(),
-            Target::File { out, .. } => out.flush(),
+            Target::File { out, path, .. } => out.flush().map_err(|e| named(path, e)),
         }
     }
+}
+
+/// `e` with the output's path in front (an output file is written through a temporary
+/// beside it, whose name means nothing to the user).
+fn named(path: &Path, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
 
 /// Why the temporary could not be created, in the operating system's words for the common
