@@ -271,20 +271,28 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         invalid_seen: 0,
         unsynced: 0,
     };
+    // Every input is opened and its layout worked out before any work, so a missing input
+    // or one of another layout than the first fails at once, not after the inputs before it
+    // were solved (and, with `-o -`, streamed).
+    let mut opened = Vec::new();
+    for path in &cfg.read.inputs {
+        let stamp = Stamp::of(path);
+        let source = input::open(path, cfg.read.mmap)?;
+        let layout = input::detect(source.bytes(), &cfg.read.layout).map_err(|reason| {
+            input::InputError::Layout {
+                path: path.clone(),
+                reason,
+            }
+        })?;
+        open_sink(&mut col.sink, &layout, path, &cfg.output)?;
+        opened.push((path, stamp, source, layout));
+    }
     let mut inputs = Vec::new();
     let mut sources = Vec::new();
     let mut next_record = 0;
     let mut interrupted = false;
-    for path in &cfg.read.inputs {
-        let stamp = Stamp::of(path);
-        let source = input::open(path, cfg.read.mmap)?;
+    for (path, stamp, source, layout) in opened {
         let bytes = source.bytes();
-        let layout =
-            input::detect(bytes, &cfg.read.layout).map_err(|reason| input::InputError::Layout {
-                path: path.clone(),
-                reason,
-            })?;
-        open_sink(&mut col.sink, &layout, path, &cfg.output)?;
         col.path = path;
         let mut reader = match cfg.read.shard {
             None => RecordReader::new(bytes, &layout, next_record),

@@ -284,6 +284,28 @@ fn two_outputs_naming_one_new_file_are_refused() {
 }
 
 #[test]
+fn inputs_of_different_layouts_are_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.txt");
+    for (second, why) in [
+        ("data/sample_kaggle.csv", "differs from the first input's"),
+        (missing.to_str().unwrap(), "missing.txt"),
+    ] {
+        // Standard output would receive the first input's solutions if the second were
+        // checked only when its turn came.
+        let out = bin()
+            .args(["solve", "-q", SAMPLE, second, "-o", "-"])
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        assert!(out.stdout.is_empty(), "{second}: nothing solved");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(why) && err.lines().count() == 1, "{err}");
+    }
+}
+
+#[test]
 fn indented_lines_are_read_and_indented_comments_skipped() {
     let sample = fs::read_to_string(SAMPLE).unwrap();
     let puzzles = data_lines(&sample);
