@@ -42,6 +42,28 @@ pub mod verify;
 
 use std::process::ExitCode;
 
+/// A closed standard output ends `solve` quietly (exit 0, see [`failure`]), but the files
+/// it was also asked to write are then not committed: says which, in one line, so a
+/// `--stats` file missing after `solve ... -o - --stats s.csv | head` is not a surprise.
+fn note_dropped_outputs(cfg: &batch::SolveConfig) {
+    let files: Vec<&str> = [
+        ("-o", Some(&cfg.output)),
+        ("--stats", cfg.stats.as_ref()),
+        ("--report", cfg.report.as_ref()),
+    ]
+    .into_iter()
+    .filter(|(_, p)| p.is_some_and(|p| p != "-"))
+    .map(|(flag, _)| flag)
+    .collect();
+    if !files.is_empty() {
+        eprintln!(
+            "sudoku-batch: note: standard output was closed before the end, so {} {} not written",
+            files.join(" and "),
+            if files.len() == 1 { "was" } else { "were" }
+        );
+    }
+}
+
 /// Runs a parsed command line and returns the process exit code. `solve`: 0 when every
 /// record was solved, 1 when some record is `multiple`, `unsolvable` or `invalid`. `verify`:
 /// 0 when every row is `ok` or `duplicate`, 1 when some row is rejected.
@@ -53,7 +75,11 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
         cli::Command::Solve(args) => {
             let cfg = args.into_config().map_err(anyhow::Error::msg)?;
             interrupt::install_handler().map_err(anyhow::Error::msg)?;
-            let report = batch::run_solve(&cfg)?;
+            let report = batch::run_solve(&cfg).inspect_err(|e| {
+                if failure::is_broken_pipe(e) {
+                    note_dropped_outputs(&cfg);
+                }
+            })?;
             if report.interrupted {
                 return Ok(ExitCode::from(130));
             }

@@ -154,13 +154,21 @@ fn closed_stdout_ends_quietly_for_lines_csv_and_stats() {
             "-".as_ref(),
         ],
     ];
-    for args in runs {
+    for (i, args) in runs.into_iter().enumerate() {
         let (code, err) = run_with_closed_stdout(&args, 100);
         assert_eq!(code, Some(0), "{args:?}: {err}");
         assert!(
             !err.contains("error") && !err.contains("panicked") && !err.contains("Broken pipe"),
             "{args:?}: {err}"
         );
+        // Quiet, except for one line naming the files that were then not written.
+        let expected = if i == 2 {
+            "sudoku-batch: note: standard output was closed before the end, so -o was not written\n"
+        } else {
+            ""
+        };
+        assert_eq!(err, expected, "{args:?}");
+        assert!(!out_file.exists(), "an uncommitted -o is not left behind");
     }
 }
 
