@@ -44,9 +44,8 @@ fn solve(file: &Path, extra: &[&str]) -> (i32, Vec<Row>) {
     let output = std::fs::read_to_string(&out).unwrap();
     let is_csv = file.extension().is_some_and(|e| e == "csv");
     let outputs: Vec<String> = if is_csv {
-        let mut rdr = csv::ReaderBuilder::new()
-            .flexible(true)
-            .from_reader(output.as_bytes());
+        // Strict: every row has the header's width, ragged input rows too.
+        let mut rdr = csv::ReaderBuilder::new().from_reader(output.as_bytes());
         rdr.records()
             .map(|r| r.unwrap().iter().rev().nth(1).unwrap().to_string())
             .collect()

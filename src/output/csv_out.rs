@@ -36,7 +36,8 @@ impl CsvWriter {
     /// # Errors
     /// Any I/O error.
     pub fn new(out: Target, header: Option<&[String]>) -> io::Result<CsvWriter> {
-        // Ragged input rows are copied as they are, so rows may differ in length.
+        // Rows are written at the header's width (see `write`); flexible so that a record
+        // without fields could never turn into a fatal write error.
         let mut out = csv::WriterBuilder::new().flexible(true).from_writer(out);
         if let Some(h) = header {
             let mut names = h.to_vec();
@@ -71,7 +72,11 @@ impl SolutionWriter for CsvWriter {
             for f in fields {
                 self.row.push_field(f);
             }
+            // A ragged row (an `invalid` record) is cut or padded to the header's width, so
+            // `solution` and `status` stay in their columns for strict CSV readers; its
+            // error in --stats gives the field count it had.
             let width = *self.width.get_or_insert(fields.len());
+            self.row.truncate(width);
             while self.row.len() < width {
                 self.row.push_field(b"");
             }
