@@ -319,6 +319,15 @@ pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
             field: detect_line_field(bytes),
         });
     }
+    if first.is_empty() && data_lines(bytes).next().is_none() {
+        // Nothing but blank and comment lines: no records, so no column to find (an empty
+        // input is a clean run with a note, whatever the options).
+        return Ok(Layout::Csv {
+            header: None,
+            puzzle: 0,
+            solution: None,
+        });
+    }
     let has_header = !opts.no_header
         && (looks_like_header || !fields.iter().any(|f| parse_cells(f.as_bytes()).is_ok()));
     let header = has_header.then(|| fields.clone());
@@ -856,6 +865,16 @@ mod tests {
             ..LayoutOptions::default()
         };
         assert!(detect(b"", &opts).is_ok());
+        // Nor does an empty input need a puzzle column to be named.
+        let opts = LayoutOptions {
+            format: Format::Csv,
+            ..LayoutOptions::default()
+        };
+        assert_eq!(detect(b"", &opts).map(|l| l.name()), Ok("csv"));
+        assert_eq!(
+            detect(b"# only a comment\n\n", &opts).map(|l| l.name()),
+            Ok("csv")
+        );
     }
 
     #[test]
