@@ -42,19 +42,16 @@ pub mod verify;
 
 use std::process::ExitCode;
 
-/// A closed standard output ends `solve` quietly (exit 0, see [`failure`]), but the files
-/// it was also asked to write are then not committed: says which, in one line, so a
-/// `--stats` file missing after `solve ... -o - --stats s.csv | head` is not a surprise.
-fn note_dropped_outputs(cfg: &batch::SolveConfig) {
-    let files: Vec<&str> = [
-        ("-o", Some(&cfg.output)),
-        ("--stats", cfg.stats.as_ref()),
-        ("--report", cfg.report.as_ref()),
-    ]
-    .into_iter()
-    .filter(|(_, p)| p.is_some_and(|p| p != "-"))
-    .map(|(flag, _)| flag)
-    .collect();
+/// A closed standard output ends `solve` and `verify` quietly (exit 0, see [`failure`]), but
+/// the files they were also asked to write (`outputs`: flag and path) are then not
+/// committed: says which, in one line, so a `--stats` file missing after
+/// `solve ... -o - --stats s.csv | head` is not a surprise.
+fn note_dropped_outputs(outputs: &[(&str, Option<&String>)]) {
+    let files: Vec<&str> = outputs
+        .iter()
+        .filter(|(_, p)| p.is_some_and(|p| p != "-"))
+        .map(|(flag, _)| *flag)
+        .collect();
     if !files.is_empty() {
         eprintln!(
             "sudoku-batch: note: standard output was closed before the end, so {} {} not written",
@@ -77,7 +74,11 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
             interrupt::install_handler().map_err(anyhow::Error::msg)?;
             let report = batch::run_solve(&cfg).inspect_err(|e| {
                 if failure::is_broken_pipe(e) {
-                    note_dropped_outputs(&cfg);
+                    note_dropped_outputs(&[
+                        ("-o", Some(&cfg.output)),
+                        ("--stats", cfg.stats.as_ref()),
+                        ("--report", cfg.report.as_ref()),
+                    ]);
                 }
             })?;
             if report.interrupted {
@@ -109,7 +110,15 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
         cli::Command::Verify(args) => {
             let cfg = args.into_config().map_err(anyhow::Error::msg)?;
             interrupt::install_handler().map_err(anyhow::Error::msg)?;
-            Ok(ExitCode::from(verify::run_verify(&cfg)?.exit_code()))
+            let report = verify::run_verify(&cfg).inspect_err(|e| {
+                if failure::is_broken_pipe(e) {
+                    note_dropped_outputs(&[
+                        ("--rejects", cfg.rejects.as_ref()),
+                        ("--report", cfg.report.as_ref()),
+                    ]);
+                }
+            })?;
+            Ok(ExitCode::from(report.exit_code()))
         }
     }
 }

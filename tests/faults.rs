@@ -153,6 +153,16 @@ fn closed_stdout_ends_quietly_for_lines_csv_and_stats() {
             "--stats".as_ref(),
             "-".as_ref(),
         ],
+        // verify: every bad line is a row of --rejects.
+        vec![
+            "verify".as_ref(),
+            "-q".as_ref(),
+            lines.as_os_str(),
+            "--rejects".as_ref(),
+            "-".as_ref(),
+            "--report".as_ref(),
+            out_file.as_os_str(),
+        ],
     ];
     for (i, args) in runs.into_iter().enumerate() {
         let (code, err) = run_with_closed_stdout(&args, 100);
@@ -162,10 +172,11 @@ fn closed_stdout_ends_quietly_for_lines_csv_and_stats() {
             "{args:?}: {err}"
         );
         // Quiet, except for one line naming the files that were then not written.
-        let expected = if i == 2 {
-            "sudoku-batch: note: standard output was closed before the end, so -o was not written\n"
-        } else {
-            ""
+        let note = "sudoku-batch: note: standard output was closed before the end, so";
+        let expected = match i {
+            2 => format!("{note} -o was not written\n"),
+            3 => format!("{note} --report was not written\n"),
+            _ => String::new(),
         };
         assert_eq!(err, expected, "{args:?}");
         assert!(!out_file.exists(), "an uncommitted -o is not left behind");
