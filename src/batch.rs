@@ -151,21 +151,21 @@ fn elapsed_ns(start: Instant) -> u64 {
 /// Where solutions go: the writer picked by the first input's layout.
 enum Sink {
     Lines(LinesWriter),
-    Csv(Box<CsvWriter>, Option<Vec<String>>),
+    Csv(Box<CsvWriter>),
 }
 
 impl Sink {
     fn writer(&mut self) -> &mut dyn SolutionWriter {
         match self {
             Sink::Lines(w) => w,
-            Sink::Csv(w, _) => w.as_mut(),
+            Sink::Csv(w) => w.as_mut(),
         }
     }
 
     fn into_target(self) -> io::Result<Target> {
         match self {
             Sink::Lines(w) => Ok(w.into_target()),
-            Sink::Csv(w, _) => w.into_target(),
+            Sink::Csv(w) => w.into_target(),
         }
     }
 }
@@ -284,8 +284,15 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
                 reason,
             }
         })?;
-        open_sink(&mut col.sink, &layout, path, &cfg.output)?;
+        if let Some((_, _, _, first)) = opened.first() {
+            same_layout(first, &layout, path)?;
+        }
         opened.push((path, stamp, source, layout));
+    }
+    // Only now: a CSV writer writes its header at once, and standard output cannot take it
+    // back if a later input turns out not to fit.
+    if let Some((_, _, _, first)) = opened.first() {
+        col.sink = Some(open_sink(first, &cfg.output)?);
     }
     let mut inputs = Vec::new();
     let mut sources = Vec::new();
@@ -400,25 +407,29 @@ pub(crate) fn commit_outputs<D: Send>(
     })
 }
 
-/// Opens the solutions writer on the first input; later inputs must have the same layout.
-fn open_sink(sink: &mut Option<Sink>, layout: &Layout, path: &str, output: &str) -> Result<()> {
-    match (sink.as_ref(), layout) {
-        (None, Layout::Lines { .. }) => {
-            *sink = Some(Sink::Lines(LinesWriter::new(Target::create(output)?)));
-        }
-        (None, Layout::Csv { header, .. }) => {
-            let w = CsvWriter::new(Target::create(output)?, header.as_deref())?;
-            *sink = Some(Sink::Csv(Box::new(w), header.clone()));
-        }
-        (Some(Sink::Lines(_)), Layout::Lines { .. }) => {}
-        (Some(Sink::Csv(_, first)), Layout::Csv { header, .. }) if first == header => {}
+/// Checks that `layout` (of input `path`) matches the first input's `first`: all lines, or
+/// CSVs with the same header, since they share one output.
+fn same_layout(first: &Layout, layout: &Layout, path: &str) -> Result<()> {
+    match (first, layout) {
+        (Layout::Lines { .. }, Layout::Lines { .. }) => Ok(()),
+        (Layout::Csv { header: a, .. }, Layout::Csv { header: b, .. }) if a == b => Ok(()),
         _ => bail!(
             "{path}: its layout ({}) or header differs from the first input's; \
              solve inputs of different layouts in separate runs",
             layout.name()
         ),
     }
-    Ok(())
+}
+
+/// Opens the solutions writer for the inputs' layout (that of the first input).
+fn open_sink(layout: &Layout, output: &str) -> Result<Sink> {
+    Ok(match layout {
+        Layout::Lines { .. } => Sink::Lines(LinesWriter::new(Target::create(output)?)),
+        Layout::Csv { header, .. } => Sink::Csv(Box::new(CsvWriter::new(
+            Target::create(output)?,
+            header.as_deref(),
+        )?)),
+    })
 }
 
 /// The ordered, parallel engine behind `solve` and `verify`: every worker of the current

@@ -225,12 +225,25 @@ fn same_file_outputs(outputs: &[(&str, Option<&String>)]) -> Result<(), String> 
 
 /// The file `p` names, as an absolute path with symlinks resolved: the file itself when it
 /// exists, else its directory's resolved path joined with its name, so two spellings of a
-/// file not yet created (`b.txt`, `./b.txt`, `/abs/dir/b.txt`) compare equal.
+/// file not yet created (`b.txt`, `./b.txt`, `/abs/dir/b.txt`, a dangling symlink to it)
+/// compare equal.
 fn resolved(p: &str) -> std::path::PathBuf {
-    let path = std::path::Path::new(p);
-    if let Ok(c) = std::fs::canonicalize(path) {
-        return c;
+    let mut path = std::path::PathBuf::from(p);
+    // A dangling symlink names the file it would create: follow it (a bounded number of
+    // links, as the kernel does).
+    for _ in 0..40 {
+        if let Ok(c) = std::fs::canonicalize(&path) {
+            return c;
+        }
+        let Ok(target) = std::fs::read_link(&path) else {
+            break;
+        };
+        path = match path.parent() {
+            Some(dir) if target.is_relative() => dir.join(target),
+            _ => target,
+        };
     }
+    let path = path.as_path();
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),

@@ -263,10 +263,15 @@ fn two_outputs_naming_one_new_file_are_refused() {
     let abs = sub.join("b.txt");
     let dotted = sub.join(".").join("b.txt");
     let up = sub.join("..").join("sub").join("b.txt");
+    // A dangling symlink to b.txt: writing through it would create b.txt.
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink(&abs, &link).unwrap();
     for (cmd, a, b, pa, pb) in [
         ("solve", "-o", "--stats", &abs, &dotted),
         ("solve", "--stats", "--report", &abs, &up),
         ("verify", "--rejects", "--report", &dotted, &up),
+        ("solve", "-o", "--stats", &link, &abs),
+        ("verify", "--rejects", "--report", &up, &link),
     ] {
         // Each output is renamed into place at the end: the second would silently replace
         // the first, so the run is refused before it starts, whatever the spelling.
@@ -287,14 +292,18 @@ fn two_outputs_naming_one_new_file_are_refused() {
 fn inputs_of_different_layouts_are_refused_before_any_work() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing.txt");
-    for (second, why) in [
-        ("data/sample_kaggle.csv", "differs from the first input's"),
-        (missing.to_str().unwrap(), "missing.txt"),
+    let csv = "data/sample_kaggle.csv";
+    for (first, second, why) in [
+        (SAMPLE, csv, "differs from the first input's"),
+        (SAMPLE, missing.to_str().unwrap(), "missing.txt"),
+        // A CSV output starts with its header: not even that is written.
+        (csv, SAMPLE, "differs from the first input's"),
+        (csv, missing.to_str().unwrap(), "missing.txt"),
     ] {
         // Standard output would receive the first input's solutions if the second were
         // checked only when its turn came.
         let out = bin()
-            .args(["solve", "-q", SAMPLE, second, "-o", "-"])
+            .args(["solve", "-q", first, second, "-o", "-"])
             .assert()
             .code(2)
             .get_output()
