@@ -220,7 +220,37 @@ fn same_file_outputs(outputs: &[(&str, Option<&String>)]) -> Result<(), String> 
             ));
         }
     }
+    // `-` beside a path that is standard output itself (`/dev/stdout`, or the file stdout
+    // is redirected to): both would write into it, mixed. A terminal may be shared.
+    if let Some((dash, _)) = outputs.iter().find(|(_, p)| p.is_some_and(|p| p == "-")) {
+        if let Some(stdout) = stdout_file() {
+            for &(flag, p) in outputs {
+                let Some(p) = p.filter(|p| *p != "-") else {
+                    continue;
+                };
+                if std::fs::metadata(p).is_ok_and(|m| same_file(&m, &stdout)) {
+                    return Err(format!(
+                        "{dash} and {flag} {p} both write standard output; give {flag} a file"
+                    ));
+                }
+            }
+        }
+    }
     Ok(())
+}
+
+/// What standard output is, when it is not a terminal or another character device.
+fn stdout_file() -> Option<std::fs::Metadata> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::FileTypeExt;
+    let fd = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
+    let m = std::fs::File::from(fd).metadata().ok()?;
+    (!m.file_type().is_char_device()).then_some(m)
+}
+
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
 }
 
 /// The file `p` names, as an absolute path with symlinks resolved: the file itself when it

@@ -289,6 +289,27 @@ fn two_outputs_naming_one_new_file_are_refused() {
 }
 
 #[test]
+fn an_output_that_is_standard_output_beside_dash_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("all.txt");
+    for other in [file.to_str().unwrap(), "/dev/stdout"] {
+        // Standard output redirected to `file`: `--stats file` or `/dev/stdout` beside
+        // `-o -` would mix the stats into the solutions.
+        let out = std::fs::File::create(&file).unwrap();
+        let status = std::process::Command::new(bin().get_program())
+            .args(["solve", "-q", SAMPLE, "-o", "-", "--stats", other])
+            .stdout(out)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(status.status.code(), Some(2), "{other}");
+        let err = String::from_utf8(status.stderr).unwrap();
+        assert!(err.contains("both write standard output"), "{other}: {err}");
+        assert_eq!(fs::read(&file).unwrap(), b"", "{other}: nothing written");
+    }
+}
+
+#[test]
 fn inputs_of_different_layouts_are_refused_before_any_work() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing.txt");
