@@ -374,13 +374,13 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
 /// in an error: a sync error (a full or failing disk) comes before any rename, so it
 /// leaves every target as it was and exit 2 never leaves a partial set (issue 5).
 ///
-/// # Errors
-/// The first output that cannot be synced, else the first that cannot be renamed.
-///
 /// The commits run side by side, and `release` (the inputs' memory maps, say) is dropped
 /// beside them: replacing an existing file frees it, which took 26 ms for an 82 MB output
 /// and 13 ms for a 34 MB one on this project's machine (ext4 mounted with `discard`), and
 /// unmapping an 82 MB input 5 ms (strace, 1M-puzzle run).
+///
+/// # Errors
+/// The first output that cannot be synced, else the first that cannot be renamed.
 pub(crate) fn commit_outputs<D: Send>(
     mut targets: Vec<(Target, String)>,
     release: D,
@@ -434,8 +434,8 @@ fn open_sink(layout: &Layout, output: &str) -> Result<Sink> {
 
 /// The ordered, parallel engine behind `solve` and `verify`: every worker of the current
 /// rayon pool claims the next chunk of records of `reader` ([`chunk_len`]), maps each with
-/// `work`, and
-/// hands the chunk to the writer side, which passes chunks to `consume` in input order.
+/// `work`, and hands the chunk to the writer side, which passes chunks to `consume` in
+/// input order.
 ///
 /// There is no barrier between chunks: a worker that finishes a chunk claims the next one
 /// at once. Whichever worker completes the oldest unwritten chunk writes it, and any later
@@ -465,6 +465,7 @@ where
     W: Fn(&RawRecord) -> R + Sync + Send,
     C: FnMut(&[RawRecord], &[R]) -> Result<()> + Send,
 {
+    let threads = rayon::current_num_threads().max(1);
     let engine = Engine {
         read: Mutex::new(ReadSide {
             reader,
@@ -485,8 +486,8 @@ where
         free: Mutex::new(Vec::new()),
         claimed: AtomicU64::new(0),
         stop: AtomicBool::new(false),
-        ahead: AHEAD * rayon::current_num_threads().max(1),
-        chunk: chunk_len(rayon::current_num_threads()),
+        ahead: AHEAD * threads,
+        chunk: chunk_len(threads),
         pb,
     };
     rayon::broadcast(|_| engine.worker(&work));

@@ -60,7 +60,6 @@ impl Target {
                 io::stdout(),
             )));
         }
-        let named = |e: io::Error| io::Error::new(e.kind(), format!("{path}: {e}"));
         if Path::new(path).is_dir() {
             return Err(io::Error::other(format!("{path}: is a directory")));
         }
@@ -74,7 +73,7 @@ impl Target {
                     .create(true)
                     .truncate(true)
                     .open(path)
-                    .map_err(named)?;
+                    .map_err(|e| named(Path::new(path), e))?;
                 return Ok(Target::Device(BufWriter::with_capacity(1 << 16, f)));
             }
             _ => {}
