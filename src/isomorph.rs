@@ -167,15 +167,17 @@ impl Isomorph {
     /// out the cell map once: the same result as [`Isomorph::apply`] on each.
     pub fn apply_all<const N: usize>(&self, grids: [&Grid; N]) -> [Grid; N] {
         let map = self.cell_map();
-        let mut lut = [0u8; 10];
-        lut[1..].copy_from_slice(&self.digits);
-        grids.map(|g| {
-            let mut out = [0u8; CELLS];
-            for (o, &src) in out.iter_mut().zip(&map) {
-                *o = lut[usize::from(g.0[usize::from(src)] & 15).min(9)];
+        // 16 entries so that a cell masked to 4 bits needs no bounds check; values above 9
+        // never occur in a grid and map to 0.
+        let mut lut = [0u8; 16];
+        lut[1..10].copy_from_slice(&self.digits);
+        let mut out = [Grid::EMPTY; N];
+        for (i, &src) in map.iter().enumerate() {
+            for (o, g) in out.iter_mut().zip(&grids) {
+                o.0[i] = lut[usize::from(g.0[usize::from(src)] & 15)];
             }
-            Grid(out)
-        })
+        }
+        out
     }
 
     /// Applies the transform to `g` (a puzzle or a solution).
@@ -230,11 +232,14 @@ fn lines_from_index(mut i: u64) -> [usize; 9] {
 /// The relabelling of rank `i` (0..9!): a Lehmer code, one choice among the digits left
 /// at each step.
 fn digits_from_index(mut i: u64) -> [u8; 9] {
-    let mut left: Vec<u8> = (1..=9).collect();
+    let mut left = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
     let mut out = [0u8; 9];
-    for (slot, n) in out.iter_mut().zip((1..=9u64).rev()) {
-        *slot = left.remove((i % n) as usize);
+    for (slot, n) in (0..9).zip((1..=9u64).rev()) {
+        // Take the chosen digit out of the `n` still unused ones, keeping their order.
+        let pick = (i % n) as usize;
         i /= n;
+        out[slot] = left[pick];
+        left.copy_within(pick + 1..n as usize, pick);
     }
     out
 }
