@@ -8,9 +8,8 @@ use crate::batch::{ReadConfig, SolveConfig};
 use crate::bench::{BenchConfig, Exports};
 use crate::dataset::augment::{AugmentConfig, AugmentOptions};
 use crate::dataset::TableOutput;
-use crate::input::{Format, LayoutOptions};
+use crate::input::{Format, LayoutOptions, Shard};
 use crate::output::table::TableFormat;
-use crate::shard::Shard;
 use crate::verify::VerifyConfig;
 
 /// Solve, verify and benchmark Sudoku puzzle datasets, millions of puzzles at a time.

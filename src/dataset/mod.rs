@@ -8,13 +8,11 @@
 
 pub mod augment;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 
 use crate::batch::{pipeline, progress_bar, worker_pool, ReadConfig};
-use crate::input::{self, RawRecord, RecordReader};
+use crate::input::{Dataset, RawRecord};
 use crate::output::table::TableFormat;
-use crate::shard;
-use crate::stamp::Stamp;
 
 /// Where a table goes and in which format.
 #[derive(Clone, Debug)]
@@ -43,8 +41,8 @@ impl TableOutput {
 ///
 /// # Errors
 /// An input that cannot be opened or whose layout cannot be worked out (before any work),
-/// a CSV read error, the first error of `consume`, or a memory-mapped input that changed
-/// during the run.
+/// a read error, the first error of `consume`, or a memory-mapped input that changed during
+/// the run.
 pub(crate) fn each_input<R, W, C>(read: &ReadConfig, work: W, mut consume: C) -> Result<(u64, bool)>
 where
     R: Send + Sync,
@@ -52,59 +50,34 @@ where
     C: FnMut(&str, &[RawRecord], &[R]) -> Result<()> + Send,
 {
     let pool = worker_pool(read.threads)?;
-    let mut opened = Vec::new();
-    for path in &read.inputs {
-        let stamp = Stamp::of(path);
-        let source = input::open(path, read.mmap)?;
-        let layout = input::detect(source.bytes(), &read.layout).map_err(|reason| {
-            input::InputError::Layout {
-                path: path.clone(),
-                reason,
-            }
-        })?;
-        opened.push((path, stamp, source, layout));
-    }
+    let options = read.options();
+    let opened = read
+        .inputs
+        .iter()
+        .map(|path| Dataset::open(path, &options))
+        .collect::<Result<Vec<_>, _>>()?;
     let (mut next_record, mut records) = (0, 0);
-    for (path, stamp, source, layout) in opened {
-        let bytes = source.bytes();
-        let mut reader = match read.shard {
-            None => RecordReader::new(bytes, &layout, next_record),
-            Some(s) => {
-                let range = shard::range(bytes, &layout, s);
-                RecordReader::new_range(bytes, &layout, &range, next_record)
-            }
-        };
-        let pb = progress_bar(bytes.len() as u64, read.quiet);
+    for (mut data, path) in opened.into_iter().zip(&read.inputs) {
+        data.number_from(next_record);
+        let pb = progress_bar(data.len(), read.quiet);
         let mut seen = 0;
         let interrupted = pool.install(|| {
             pipeline(
-                &mut reader,
+                &mut data,
                 &work,
                 |raws, res| {
                     seen += raws.len() as u64;
                     consume(path, raws, res)
                 },
                 &pb,
-                path,
             )
         })?;
         pb.finish_and_clear();
-        if let (input::Source::Mapped(_), Some(stamp)) = (&source, stamp) {
-            if let Some(why) = stamp.changed(path) {
-                bail!(
-                    "{path}: {why}: its results may mix old and new bytes, so no output was \
-                     committed; use --no-mmap for a file that changes"
-                );
-            }
-        }
+        next_record = data.finish()?.next_record;
         records += seen;
         if seen == 0 && !read.quiet {
             eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
         }
-        next_record = match read.shard {
-            None => reader.next_record(),
-            Some(_) => next_record + shard::total_records(bytes, &layout),
-        };
         if interrupted {
             return Ok((records, true));
         }
