@@ -182,24 +182,8 @@ impl Isomorph {
 
     /// Applies the transform to `g` (a puzzle or a solution).
     pub fn apply(&self, g: &Grid) -> Grid {
-        let mut out = [0u8; CELLS];
-        for (r, row) in out.chunks_exact_mut(9).enumerate() {
-            for (c, cell) in row.iter_mut().enumerate() {
-                let (sr, sc) = (self.rows[r], self.cols[c]);
-                let src = if self.transpose {
-                    sc * 9 + sr
-                } else {
-                    sr * 9 + sc
-                };
-                let d = g.0[src];
-                *cell = if d == 0 {
-                    0
-                } else {
-                    self.digits[usize::from(d) - 1]
-                };
-            }
-        }
-        Grid(out)
+        let [out] = self.apply_all([g]);
+        out
     }
 }
 
@@ -418,9 +402,9 @@ mod tests {
         let out = iso.apply(&p);
         let (rows, cols) = ([2, 1, 0, 4, 5, 3, 6, 7, 8], [0, 1, 2, 3, 4, 5, 8, 6, 7]);
         let digits = [9, 3, 1, 2, 4, 6, 5, 7, 8];
-        for r in 0..9 {
-            for c in 0..9 {
-                let src = p.0[cols[c] * 9 + rows[r]];
+        for (r, &sr) in rows.iter().enumerate() {
+            for (c, &sc) in cols.iter().enumerate() {
+                let src = p.0[sc * 9 + sr];
                 let want = if src == 0 {
                     0
                 } else {

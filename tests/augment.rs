@@ -53,9 +53,8 @@ fn apply_code(code: &str, grid: &str) -> String {
     );
     let g = cells(grid);
     let mut out = String::new();
-    for r in 0..9 {
-        for c in 0..9 {
-            let (sr, sc) = (rows[r], cols[c]);
+    for &sr in &rows {
+        for &sc in &cols {
             let d = if t { g[sc * 9 + sr] } else { g[sr * 9 + sc] };
             let d = if d == 0 {
                 0

@@ -1,5 +1,5 @@
 //! Dataset-builder commands (issue 13): [`augment`] writes random isomorphs of every puzzle
-//! with their solutions, [`rate`] gives every puzzle a difficulty that all its isomorphs
+//! with their solutions; `rate` (to come) gives every puzzle a difficulty that all its isomorphs
 //! share. Both read their inputs through the batch engine ([`crate::batch::pipeline`]) and
 //! write a table through [`crate::output::table`] in the format the output path names.
 //!

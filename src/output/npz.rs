@@ -7,7 +7,7 @@
 //! | grid (`puzzle`) | `puzzles`, N×81 (the name + `s`) | `uint8`, 0 = blank | all zeros |
 //! | whole number | same name, N | `int64` | −1 |
 //! | real number | same name, N | `float64` | NaN |
-//! | word or path | same name, N | `|S<w>`, w = longest value | empty |
+//! | word or path | same name, N | byte string (`S` dtype, as wide as the longest value) | empty |
 //! | flag | same name, N | `bool` | false |
 //!
 //! An array is written whole, column after column, so every row is held in memory until the
