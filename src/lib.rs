@@ -25,6 +25,7 @@
 
 pub mod batch;
 pub mod bench;
+pub mod canon;
 pub mod cli;
 pub mod dataset;
 pub mod export;
