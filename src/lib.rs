@@ -25,7 +25,9 @@
 
 pub mod batch;
 pub mod bench;
+pub mod canon;
 pub mod cli;
+pub mod dataset;
 pub mod export;
 pub mod failure;
 pub mod grid;
@@ -104,6 +106,25 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
             let merged = merge::merge_files(&inputs)?;
             batch::write_json(&output, &merged)?;
             Ok(ExitCode::SUCCESS)
+        }
+        cli::Command::Augment(args) => {
+            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
+            let counts = dataset::augment::run_augment(&cfg)?;
+            if counts.interrupted {
+                return Ok(ExitCode::from(130));
+            }
+            Ok(ExitCode::from(u8::from(counts.skipped() > 0)))
+        }
+        cli::Command::Rate(args) => {
+            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
+            let summary = dataset::rate::run_rate(&cfg)?;
+            if summary.interrupted {
+                return Ok(ExitCode::from(130));
+            }
+            let all_rated = summary.status.solved == summary.status.total();
+            Ok(ExitCode::from(u8::from(!all_rated)))
         }
         cli::Command::Verify(args) => {
             let cfg = args.into_config().map_err(anyhow::Error::msg)?;
