@@ -164,6 +164,12 @@ pub struct SolveArgs {
     /// Write solutions here (`-`: standard output).
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: String,
+    /// The solutions' format: txt (one solution per line), csv (a CSV input's columns plus
+    /// solution and status; for a lines input, record,line,puzzle,solution,status), jsonl or
+    /// npz (record,line,puzzle,solution,status) [default: jsonl or npz by the extension of
+    /// -o, else by the inputs' layout].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<TableFormatArg>,
     /// Write per-record stats CSV: record,line,status,solutions,clues,guesses,solve_ns,error.
     #[arg(long, value_name = "FILE")]
     pub stats: Option<String>,
@@ -370,6 +376,7 @@ impl SolveArgs {
             read: self.input.read_config(inputs)?,
             limit: if self.first { 1 } else { self.limit },
             output: self.output,
+            output_format: self.output_format.map(Into::into),
             stats: self.stats,
             report: self.report,
         })
