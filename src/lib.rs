@@ -4,7 +4,7 @@
 //! puzzle per line, or a CSV dataset), then cuts it into records; [`batch`] solves the
 //! records in chunks claimed by every worker of a rayon pool with the stack-allocated
 //! bitmask [`solver`], and writes results in input order through [`output`]; [`report`] gathers
-//! counts, latency percentiles and guesses. [`shard`] cuts an input into `--shard K/N` byte
+//! counts, latency percentiles and guesses. [`input::range`] cuts an input into `--shard K/N` byte
 //! ranges, and [`merge`] adds shard reports back together. [`bench`](mod@bench) times the solver alone
 //! on parsed (optionally [`isomorph`]-shuffled) puzzles and writes through [`export`].
 //! [`verify`] runs the batch engine to check a dataset's puzzles and stored solutions row by
@@ -25,7 +25,9 @@
 
 pub mod batch;
 pub mod bench;
+pub mod canon;
 pub mod cli;
+pub mod dataset;
 pub mod export;
 pub mod failure;
 pub mod grid;
@@ -35,9 +37,7 @@ pub mod isomorph;
 pub mod merge;
 pub mod output;
 pub mod report;
-pub mod shard;
 pub mod solver;
-pub mod stamp;
 pub mod verify;
 
 use std::process::ExitCode;
@@ -106,6 +106,25 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
             let merged = merge::merge_files(&inputs)?;
             batch::write_json(&output, &merged)?;
             Ok(ExitCode::SUCCESS)
+        }
+        cli::Command::Augment(args) => {
+            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
+            let counts = dataset::augment::run_augment(&cfg)?;
+            if counts.interrupted {
+                return Ok(ExitCode::from(130));
+            }
+            Ok(ExitCode::from(u8::from(counts.skipped() > 0)))
+        }
+        cli::Command::Rate(args) => {
+            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
+            let summary = dataset::rate::run_rate(&cfg)?;
+            if summary.interrupted {
+                return Ok(ExitCode::from(130));
+            }
+            let all_rated = summary.status.solved == summary.status.total();
+            Ok(ExitCode::from(u8::from(!all_rated)))
         }
         cli::Command::Verify(args) => {
             let cfg = args.into_config().map_err(anyhow::Error::msg)?;

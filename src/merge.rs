@@ -104,7 +104,7 @@ fn check_disjoint(paths: &[String], reports: &[ShardReport]) -> Result<()> {
         r.shard
             .as_deref()
             .map(|s| {
-                s.parse::<crate::shard::Shard>()
+                s.parse::<crate::input::Shard>()
                     .map(|s| (s.index, s.count))
                     .map_err(anyhow::Error::msg)
             })

@@ -1,0 +1,156 @@
+//! Dataset-builder commands (issue 13): [`augment`] writes random isomorphs of every puzzle
+//! with their solutions, [`rate`] gives every puzzle a difficulty that all its isomorphs
+//! share. Both read their inputs through the batch engine ([`crate::batch::pipeline`]) and
+//! write a table through [`crate::output::table`] in the format the output path names.
+//!
+//! Unlike `solve`, their output columns do not depend on the input's layout, so inputs of
+//! different layouts (lines and CSV) may be mixed in one run.
+
+pub mod augment;
+pub mod rate;
+pub mod singles;
+
+use anyhow::{Context, Result};
+
+use crate::batch::{
+    commit_outputs, pipeline, print_notes, progress_bar, worker_pool, ReadConfig, BATCH,
+};
+use crate::input::{Dataset, RawRecord};
+use crate::output::table::{table_writer, Column, TableFormat, TableWriter};
+use crate::output::Target;
+
+/// Where a table goes and in which format.
+#[derive(Clone, Debug)]
+pub struct TableOutput {
+    /// Output path; `-` is standard output.
+    pub path: String,
+    /// The format: `--output-format`, else the path's extension, else CSV.
+    pub format: TableFormat,
+}
+
+impl TableOutput {
+    /// The output `path` in `format` when given, else in the format its extension names,
+    /// else CSV (standard output, `/dev/null`, an unknown extension).
+    pub fn new(path: String, format: Option<TableFormat>) -> TableOutput {
+        let format = format
+            .or_else(|| TableFormat::from_path(&path))
+            .unwrap_or(TableFormat::Csv);
+        TableOutput { path, format }
+    }
+}
+
+/// Reads every input of `read` in turn and runs the engine over its records: `work` on the
+/// workers, `consume(path, records, results)` in input order. Record numbers run on across
+/// inputs (and, with `--shard`, are those of the whole file). Returns the records read and
+/// whether the run was interrupted.
+///
+/// # Errors
+/// An input that cannot be opened or whose layout cannot be worked out (before any work),
+/// a read error, the first error of `consume`, or a memory-mapped input that changed during
+/// the run.
+pub(crate) fn each_input<R, W, C>(read: &ReadConfig, work: W, mut consume: C) -> Result<(u64, bool)>
+where
+    R: Send + Sync,
+    W: Fn(&RawRecord) -> R + Sync + Send,
+    C: FnMut(&str, &[RawRecord], &[R]) -> Result<()> + Send,
+{
+    let pool = worker_pool(read.threads)?;
+    let options = read.options();
+    let opened = read
+        .inputs
+        .iter()
+        .map(|path| Dataset::open(path, &options))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (mut next_record, mut records) = (0, 0);
+    for (mut data, path) in opened.into_iter().zip(&read.inputs) {
+        data.number_from(next_record);
+        let pb = progress_bar(data.len(), read.quiet);
+        let mut seen = 0;
+        let interrupted = pool.install(|| {
+            pipeline(
+                &mut data,
+                &work,
+                |raws, res| {
+                    seen += raws.len() as u64;
+                    consume(path, raws, res)
+                },
+                &pb,
+            )
+        })?;
+        pb.finish_and_clear();
+        next_record = data.finish()?.next_record;
+        records += seen;
+        if seen == 0 && !read.quiet {
+            eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
+        }
+        if interrupted {
+            return Ok((records, true));
+        }
+    }
+    Ok((records, false))
+}
+
+/// Runs the engine over every input of `read` and writes a table of `columns` to `output`:
+/// `work` maps each record on the workers, `write(table, path, result)` writes its rows in
+/// input order. The output is committed (renamed into place) when every input is done.
+/// Returns whether the run was interrupted.
+///
+/// # Errors
+/// As [`each_input`], plus an output that cannot be written.
+pub(crate) fn write_table<R, W, F>(
+    read: &ReadConfig,
+    output: &TableOutput,
+    columns: &'static [Column],
+    work: W,
+    mut write: F,
+) -> Result<bool>
+where
+    R: Send + Sync,
+    W: Fn(&RawRecord) -> R + Sync + Send,
+    F: FnMut(&mut (dyn TableWriter + Send), &str, &R) -> Result<()> + Send,
+{
+    let what = format!("cannot write {}", output.path);
+    let target = Target::create(&output.path)?;
+    let mut table = table_writer(output.format, target, columns).context(what.clone())?;
+    let mut unsynced = 0;
+    let (_, interrupted) = each_input(read, work, |path, _, results| {
+        for r in results {
+            write(table.as_mut(), path, r).context(what.clone())?;
+        }
+        // Hand what is written to the kernel about every BATCH records (see `solve`).
+        unsynced += results.len();
+        if unsynced >= BATCH {
+            unsynced = 0;
+            table.start_writeback();
+        }
+        Ok(())
+    })?;
+    let target = table.finish().context(what.clone())?;
+    commit_outputs(vec![(target, what)], ())?;
+    Ok(interrupted)
+}
+
+/// The first records a run could not handle, as `path:line: reason`, and how many there were.
+#[derive(Debug, Default)]
+pub(crate) struct Notes {
+    first: Vec<String>,
+    total: u64,
+}
+
+impl Notes {
+    /// Records named one by one on stderr before the rest are only counted.
+    const MAX: usize = 10;
+
+    /// Notes that the record at `path:line` could not be handled, and why.
+    pub(crate) fn add(&mut self, path: &str, line: u64, why: impl std::fmt::Display) {
+        self.total += 1;
+        if self.first.len() < Self::MAX {
+            self.first.push(format!("{path}:{line}: {why}"));
+        }
+    }
+
+    /// Prints the first notes and how many more there were (`what` names them).
+    pub(crate) fn print(&self, what: &str) {
+        print_notes(&mut std::io::stderr().lock(), &self.first, self.total, what);
+    }
+}
