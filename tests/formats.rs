@@ -62,5 +62,8 @@ fn solve_tables_hold_every_record_in_every_format() {
     assert_eq!(a.shape(), [3, 81]);
     let grids: Vec<u8> = a.into_vec().unwrap();
     assert_eq!(grids[..81], cells(S)[..]);
-    assert!(grids[81..162].iter().all(|&d| d == 0), "invalid: no solution");
+    assert!(
+        grids[81..162].iter().all(|&d| d == 0),
+        "invalid: no solution"
+    );
 }
