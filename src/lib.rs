@@ -28,6 +28,7 @@ pub mod bench;
 pub mod canon;
 pub mod cli;
 pub mod cmd;
+pub mod dataset;
 pub mod export;
 pub mod failure;
 pub mod grid;
@@ -124,6 +125,15 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
             interrupt::install_handler().map_err(anyhow::Error::msg)?;
             let s = cmd::overlap::run_overlap(&cfg)?;
             Ok(exit_code(s.interrupted, s.found() > 0))
+        }
+        cli::Command::Augment(args) => {
+            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
+            let counts = dataset::augment::run_augment(&cfg)?;
+            if counts.interrupted {
+                return Ok(ExitCode::from(130));
+            }
+            Ok(ExitCode::from(u8::from(counts.skipped() > 0)))
         }
         cli::Command::Verify(args) => {
             let cfg = args.into_config().map_err(anyhow::Error::msg)?;
