@@ -8,6 +8,7 @@ use crate::batch::{ReadConfig, SolveConfig};
 use crate::bench::{BenchConfig, Exports};
 use crate::cmd::{canon::CanonConfig, dedup::DedupConfig, overlap::OverlapConfig};
 use crate::dataset::augment::{AugmentConfig, AugmentOptions};
+use crate::dataset::rate::RateConfig;
 use crate::dataset::TableOutput;
 use crate::input::{Format, LayoutOptions, Shard};
 use crate::output::table::TableFormat;
@@ -45,6 +46,9 @@ pub enum Command {
     /// Write K random isomorphs of every puzzle with their solutions, reproducibly from a
     /// seed: source_record,puzzle,solution,transform.
     Augment(AugmentArgs),
+    /// Rate every puzzle's difficulty the same for all its isomorphs: record,input,line,
+    /// clues,status,singles_only,rating,guesses_min,guesses_median,guesses_max.
+    Rate(RateArgs),
 }
 
 /// Input layout for `--format`.
@@ -743,6 +747,48 @@ impl AugmentArgs {
                 include_original: self.include_original,
                 keep_unsolved: self.keep_unsolved,
             },
+            output: TableOutput::new(self.output, self.output_format.map(Into::into)),
+        })
+    }
+}
+
+/// Flags of `rate`.
+#[derive(Debug, Args)]
+pub struct RateArgs {
+    /// Inputs and how to read them.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Isomorphs of the canonical form solved per puzzle; the rating is the mean of
+    /// log2(1 + guesses) over them.
+    #[arg(long, value_name = "K", default_value = "10", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub samples: u32,
+    /// Seed of the isomorph draws (a rating is comparable only under one seed and K).
+    #[arg(long, value_name = "S", default_value = "0")]
+    pub seed: u64,
+    /// Write the ratings here (`-`: standard output); the extension picks the format (.csv,
+    /// .txt, .jsonl, .npz; anything else: CSV).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: String,
+    /// The output format, whatever the extension.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<TableFormatArg>,
+}
+
+impl RateArgs {
+    /// Checks the flags together and builds the library config.
+    ///
+    /// # Errors
+    /// A message naming the flag when a value does not fit.
+    pub fn into_config(self) -> Result<RateConfig, String> {
+        let inputs = self.input.inputs();
+        if inputs.iter().filter(|p| *p == "-").count() > 1 {
+            return Err("standard input (-) can be read only once".into());
+        }
+        output_is_input(&inputs, &[("-o", Some(&self.output))])?;
+        Ok(RateConfig {
+            read: self.input.read_config(inputs)?,
+            samples: self.samples,
+            seed: self.seed,
             output: TableOutput::new(self.output, self.output_format.map(Into::into)),
         })
     }

@@ -135,6 +135,16 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::from(u8::from(counts.skipped() > 0)))
         }
+        cli::Command::Rate(args) => {
+            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
+            let summary = dataset::rate::run_rate(&cfg)?;
+            if summary.interrupted {
+                return Ok(ExitCode::from(130));
+            }
+            let all_rated = summary.status.solved == summary.status.total();
+            Ok(ExitCode::from(u8::from(!all_rated)))
+        }
         cli::Command::Verify(args) => {
             let cfg = args.into_config().map_err(anyhow::Error::msg)?;
             interrupt::install_handler().map_err(anyhow::Error::msg)?;

@@ -1,5 +1,5 @@
 //! Dataset-builder commands (issue 13): [`augment`] writes random isomorphs of every puzzle
-//! with their solutions; `rate` (to come) gives every puzzle a difficulty that all its isomorphs
+//! with their solutions, [`rate`] gives every puzzle a difficulty that all its isomorphs
 //! share. Both read their inputs through the batch engine ([`crate::batch::pipeline`]) and
 //! write a table through [`crate::output::table`] in the format the output path names.
 //!
@@ -7,12 +7,17 @@
 //! different layouts (lines and CSV) may be mixed in one run.
 
 pub mod augment;
+pub mod rate;
+pub mod singles;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
-use crate::batch::{pipeline, progress_bar, worker_pool, ReadConfig};
+use crate::batch::{
+    commit_outputs, pipeline, print_notes, progress_bar, worker_pool, ReadConfig, BATCH,
+};
 use crate::input::{Dataset, RawRecord};
-use crate::output::table::TableFormat;
+use crate::output::table::{table_writer, Column, TableFormat, TableWriter};
+use crate::output::Target;
 
 /// Where a table goes and in which format.
 #[derive(Clone, Debug)]
@@ -83,4 +88,69 @@ where
         }
     }
     Ok((records, false))
+}
+
+/// Runs the engine over every input of `read` and writes a table of `columns` to `output`:
+/// `work` maps each record on the workers, `write(table, path, result)` writes its rows in
+/// input order. The output is committed (renamed into place) when every input is done.
+/// Returns whether the run was interrupted.
+///
+/// # Errors
+/// As [`each_input`], plus an output that cannot be written.
+pub(crate) fn write_table<R, W, F>(
+    read: &ReadConfig,
+    output: &TableOutput,
+    columns: &'static [Column],
+    work: W,
+    mut write: F,
+) -> Result<bool>
+where
+    R: Send + Sync,
+    W: Fn(&RawRecord) -> R + Sync + Send,
+    F: FnMut(&mut (dyn TableWriter + Send), &str, &R) -> Result<()> + Send,
+{
+    let what = format!("cannot write {}", output.path);
+    let target = Target::create(&output.path)?;
+    let mut table = table_writer(output.format, target, columns).context(what.clone())?;
+    let mut unsynced = 0;
+    let (_, interrupted) = each_input(read, work, |path, _, results| {
+        for r in results {
+            write(table.as_mut(), path, r).context(what.clone())?;
+        }
+        // Hand what is written to the kernel about every BATCH records (see `solve`).
+        unsynced += results.len();
+        if unsynced >= BATCH {
+            unsynced = 0;
+            table.start_writeback();
+        }
+        Ok(())
+    })?;
+    let target = table.finish().context(what.clone())?;
+    commit_outputs(vec![(target, what)], ())?;
+    Ok(interrupted)
+}
+
+/// The first records a run could not handle, as `path:line: reason`, and how many there were.
+#[derive(Debug, Default)]
+pub(crate) struct Notes {
+    first: Vec<String>,
+    total: u64,
+}
+
+impl Notes {
+    /// Records named one by one on stderr before the rest are only counted.
+    const MAX: usize = 10;
+
+    /// Notes that the record at `path:line` could not be handled, and why.
+    pub(crate) fn add(&mut self, path: &str, line: u64, why: impl std::fmt::Display) {
+        self.total += 1;
+        if self.first.len() < Self::MAX {
+            self.first.push(format!("{path}:{line}: {why}"));
+        }
+    }
+
+    /// Prints the first notes and how many more there were (`what` names them).
+    pub(crate) fn print(&self, what: &str) {
+        print_notes(&mut std::io::stderr().lock(), &self.first, self.total, what);
+    }
 }
