@@ -403,7 +403,7 @@ pub(crate) fn commit_outputs<D: Send>(
 
 /// Checks that `layout` (of input `path`) matches the first input's `first`: all lines, or
 /// CSVs with the same header, since they share one output.
-fn same_layout(first: &Layout, layout: &Layout, path: &str) -> Result<()> {
+pub(crate) fn same_layout(first: &Layout, layout: &Layout, path: &str) -> Result<()> {
     match (first, layout) {
         (Layout::Lines { .. }, Layout::Lines { .. }) => Ok(()),
         (Layout::Csv { header: a, .. }, Layout::Csv { header: b, .. }) if a == b => Ok(()),
