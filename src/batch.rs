@@ -337,6 +337,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
             path: path.clone(),
             bytes: done.bytes,
             layout: done.layout,
+            codec: done.codec,
             records,
         });
         // Unmapped beside the renames at the end (see `commit_outputs`).

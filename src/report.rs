@@ -226,10 +226,12 @@ pub fn ratio(a: f64, b: f64) -> f64 {
 pub struct InputInfo {
     /// Path as given (`-` for stdin).
     pub path: String,
-    /// Size in bytes.
+    /// Size in bytes, as stored (compressed); 0 when unknown (standard input, a pipe).
     pub bytes: u64,
     /// Layout read: `lines` or `csv`.
     pub layout: &'static str,
+    /// How the input was compressed: `none`, `gzip`, `zstd`, `xz`, `bzip2` or `zip`.
+    pub codec: &'static str,
     /// Data records read.
     pub records: u64,
 }

@@ -219,6 +219,7 @@ impl Auditor {
             path: path.to_string(),
             bytes: done.bytes,
             layout: done.layout,
+            codec: done.codec,
             records,
         };
         Ok((info, next, interrupted))
