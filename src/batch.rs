@@ -19,7 +19,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::grid::{Grid, ParseError};
 use crate::input::{self, Dataset, Layout, LayoutOptions, RawRecord, ReadOptions, Shard};
-use crate::output::{CsvWriter, LinesWriter, SolutionWriter, StatsWriter, Target};
+use crate::output::table::{table_writer, TableFormat};
+use crate::output::{
+    CsvWriter, LinesWriter, SolutionWriter, SolveTable, StatsWriter, Target, SOLVE_COLUMNS,
+};
 use crate::report::{InputInfo, RunRates, SolveReport, Status, StatusCounts, Tally};
 use crate::{failure, interrupt, solver};
 
@@ -40,6 +43,9 @@ pub struct SolveConfig {
     pub limit: u32,
     /// Solutions output path; `-` is standard output.
     pub output: String,
+    /// `--output-format`: `None` picks by extension (`.jsonl`, `.npz`) or by the inputs'
+    /// layout.
+    pub output_format: Option<TableFormat>,
     /// Per-record stats CSV path, if wanted.
     pub stats: Option<String>,
     /// JSON report path, if wanted.
@@ -162,6 +168,7 @@ fn elapsed_ns(start: Instant) -> u64 {
 enum Sink {
     Lines(LinesWriter),
     Csv(Box<CsvWriter>),
+    Table(SolveTable),
 }
 
 impl Sink {
@@ -169,6 +176,7 @@ impl Sink {
         match self {
             Sink::Lines(w) => w,
             Sink::Csv(w) => w.as_mut(),
+            Sink::Table(w) => w,
         }
     }
 
@@ -176,6 +184,7 @@ impl Sink {
         match self {
             Sink::Lines(w) => Ok(w.into_target()),
             Sink::Csv(w) => w.into_target(),
+            Sink::Table(w) => w.into_target(),
         }
     }
 }
@@ -296,7 +305,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     // Only now: a CSV writer writes its header at once, and standard output cannot take it
     // back if a later input turns out not to fit.
     if let Some(first) = opened.first() {
-        col.sink = Some(open_sink(first.layout(), &cfg.output)?);
+        col.sink = Some(open_sink(first.layout(), &cfg.output, cfg.output_format)?);
     }
     let mut inputs = Vec::new();
     let mut sources = Vec::new();
@@ -394,7 +403,7 @@ pub(crate) fn commit_outputs<D: Send>(
 
 /// Checks that `layout` (of input `path`) matches the first input's `first`: all lines, or
 /// CSVs with the same header, since they share one output.
-fn same_layout(first: &Layout, layout: &Layout, path: &str) -> Result<()> {
+pub(crate) fn same_layout(first: &Layout, layout: &Layout, path: &str) -> Result<()> {
     match (first, layout) {
         (Layout::Lines { .. }, Layout::Lines { .. }) => Ok(()),
         (Layout::Csv { header: a, .. }, Layout::Csv { header: b, .. }) if a == b => Ok(()),
@@ -406,14 +415,23 @@ fn same_layout(first: &Layout, layout: &Layout, path: &str) -> Result<()> {
     }
 }
 
-/// Opens the solutions writer for the inputs' layout (that of the first input).
-fn open_sink(layout: &Layout, output: &str) -> Result<Sink> {
-    Ok(match layout {
-        Layout::Lines { .. } => Sink::Lines(LinesWriter::new(Target::create(output)?)),
-        Layout::Csv { header, .. } => Sink::Csv(Box::new(CsvWriter::new(
-            Target::create(output)?,
-            header.as_deref(),
-        )?)),
+/// Opens the solutions writer: the one `format` names (`--output-format`), else a table for
+/// a `.jsonl` or `.npz` output, else the one for the inputs' layout (that of the first
+/// input): lines, or the input's CSV columns plus `solution` and `status`.
+fn open_sink(layout: &Layout, output: &str, format: Option<TableFormat>) -> Result<Sink> {
+    let format = format.or_else(|| {
+        TableFormat::from_path(output)
+            .filter(|f| matches!(f, TableFormat::Jsonl | TableFormat::Npz))
+    });
+    let target = Target::create(output)?;
+    Ok(match (format, layout) {
+        (Some(TableFormat::Txt), _) | (None, Layout::Lines { .. }) => {
+            Sink::Lines(LinesWriter::new(target))
+        }
+        (Some(TableFormat::Csv) | None, Layout::Csv { header, .. }) => {
+            Sink::Csv(Box::new(CsvWriter::new(target, header.as_deref())?))
+        }
+        (Some(f), _) => Sink::Table(SolveTable::new(table_writer(f, target, SOLVE_COLUMNS)?)),
     })
 }
 

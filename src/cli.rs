@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::batch::{ReadConfig, SolveConfig};
 use crate::bench::{BenchConfig, Exports};
+use crate::cmd::{canon::CanonConfig, dedup::DedupConfig, overlap::OverlapConfig};
 use crate::dataset::augment::{AugmentConfig, AugmentOptions};
 use crate::dataset::rate::RateConfig;
 use crate::dataset::TableOutput;
@@ -35,6 +36,13 @@ pub enum Command {
     /// Check every row of a dataset: puzzle shape, clue conflicts, uniqueness, and the stored
     /// solution when there is one; name each row that is wrong and why.
     Verify(VerifyArgs),
+    /// Write each record's canonical form (minlex), in input order.
+    Canon(CanonArgs),
+    /// Keep the first occurrence of each puzzle, exactly or (--iso) up to symmetry.
+    Dedup(DedupArgs),
+    /// List the test rows that are the same puzzle as a train row, exactly or up to
+    /// symmetry (exit 1 when any is found, 0 when the split is clean).
+    Overlap(OverlapArgs),
     /// Write K random isomorphs of every puzzle with their solutions, reproducibly from a
     /// seed: source_record,puzzle,solution,transform.
     Augment(AugmentArgs),
@@ -88,8 +96,25 @@ pub struct LayoutArgs {
     #[arg(long, value_name = "NAME")]
     pub puzzle_column: Option<String>,
     /// The CSV has no header row (pick the puzzle column by index, or it is found by content).
+    /// Like --puzzle-column and --delimiter, it means the input is CSV.
     #[arg(long)]
     pub no_header: bool,
+    /// CSV field delimiter: one character, or `tab` [default: sniffed among `,` tab `;`].
+    #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
+    pub delimiter: Option<u8>,
+}
+
+/// Parses `--delimiter`: one ASCII character other than a quote or a line end, or `tab`.
+fn parse_delimiter(text: &str) -> Result<u8, String> {
+    match text {
+        "tab" | "\\t" => Ok(b'\t'),
+        _ => match text.as_bytes() {
+            [b] if b.is_ascii() && !matches!(b, b'"' | b'\n' | b'\r') => Ok(*b),
+            _ => Err(format!(
+                "{text:?} is not one ASCII character (use `tab` for a tab)"
+            )),
+        },
+    }
 }
 
 impl LayoutArgs {
@@ -103,6 +128,7 @@ impl LayoutArgs {
             puzzle_column: self.puzzle_column.clone(),
             solution_column: None,
             no_header: self.no_header,
+            delimiter: self.delimiter,
         }
     }
 }
@@ -164,6 +190,12 @@ pub struct SolveArgs {
     /// Write solutions here (`-`: standard output).
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: String,
+    /// The solutions' format: txt (one solution per line), csv (a CSV input's columns plus
+    /// solution and status; for a lines input, record,line,puzzle,solution,status), jsonl or
+    /// npz (record,line,puzzle,solution,status) [default: jsonl or npz by the extension of
+    /// -o, else by the inputs' layout].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<TableFormatArg>,
     /// Write per-record stats CSV: record,line,status,solutions,clues,guesses,solve_ns,error.
     #[arg(long, value_name = "FILE")]
     pub stats: Option<String>,
@@ -370,6 +402,7 @@ impl SolveArgs {
             read: self.input.read_config(inputs)?,
             limit: if self.first { 1 } else { self.limit },
             output: self.output,
+            output_format: self.output_format.map(Into::into),
             stats: self.stats,
             report: self.report,
         })
@@ -525,6 +558,162 @@ impl VerifyArgs {
             report: self.report,
         })
     }
+}
+
+/// Flags of `canon`.
+#[derive(Debug, Args)]
+pub struct CanonArgs {
+    /// Inputs and how to read them.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Write the forms here (`-`: standard output): a line each, `invalid` for a record that
+    /// is not a puzzle; a CSV input gives its columns plus `minlex`.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: String,
+    /// Write per-record stats CSV: record,line,status,clues,automorphisms,error.
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<String>,
+}
+
+impl CanonArgs {
+    /// Checks the flags together and builds the library config.
+    ///
+    /// # Errors
+    /// A message naming the flag when two flags do not fit together.
+    pub fn into_config(self) -> Result<CanonConfig, String> {
+        let inputs = one_stdin(self.input.inputs())?;
+        if self.stats.as_deref() == Some("-") && self.output == "-" {
+            return Err("--stats -: standard output already carries the forms; give --stats a file or use -o FILE".into());
+        }
+        let outputs = [("-o", Some(&self.output)), ("--stats", self.stats.as_ref())];
+        same_file_outputs(&outputs)?;
+        output_is_input(&inputs, &outputs)?;
+        Ok(CanonConfig {
+            read: self.input.read_config(inputs)?,
+            output: self.output,
+            stats: self.stats,
+        })
+    }
+}
+
+/// Flags of `dedup`.
+#[derive(Debug, Args)]
+pub struct DedupArgs {
+    /// Inputs and how to read them.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Write the kept records here, in the input's layout (`-`: standard output).
+    #[arg(short, long, value_name = "FILE", required = true)]
+    pub output: String,
+    /// Count isomorphs (same minlex form) as copies, not only equal puzzles.
+    #[arg(long)]
+    pub iso: bool,
+    /// Write every dropped record as CSV:
+    /// record,input,line,first_record,first_input,first_line,relation (exact or isomorph).
+    #[arg(long, value_name = "FILE")]
+    pub groups: Option<String>,
+}
+
+impl DedupArgs {
+    /// Checks the flags together and builds the library config.
+    ///
+    /// # Errors
+    /// A message naming the flag when two flags do not fit together.
+    pub fn into_config(self) -> Result<DedupConfig, String> {
+        let inputs = one_stdin(self.input.inputs())?;
+        if self.input.shard.is_some() {
+            return Err(
+                "--shard does not apply to dedup: copies in other shards would be kept".into(),
+            );
+        }
+        if self.groups.as_deref() == Some("-") && self.output == "-" {
+            return Err("--groups -: standard output already carries the kept records; give --groups a file".into());
+        }
+        let outputs = [
+            ("-o", Some(&self.output)),
+            ("--groups", self.groups.as_ref()),
+        ];
+        same_file_outputs(&outputs)?;
+        output_is_input(&inputs, &outputs)?;
+        Ok(DedupConfig {
+            read: self.input.read_config(inputs)?,
+            output: self.output,
+            iso: self.iso,
+            groups: self.groups,
+        })
+    }
+}
+
+/// Flags of `overlap`.
+#[derive(Debug, Args)]
+pub struct OverlapArgs {
+    /// Train inputs (lines or CSV).
+    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    pub train: Vec<String>,
+    /// Test inputs (lines or CSV).
+    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    pub test: Vec<String>,
+    /// Write the overlapping test rows as CSV here (`-`: standard output):
+    /// test_input,test_line,train_input,train_line,relation.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: String,
+    /// Also list test rows whose solution grid is an isomorph of a train row's (the stored
+    /// solution, or the puzzle's only solution): relation same-solution-class.
+    #[arg(long)]
+    pub by_solution: bool,
+    /// How to read the inputs' layout.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+    /// CSV solution column for --by-solution: header name (case-insensitive) or 1-based
+    /// index [default: a column named solutions, solution, answer or answers].
+    #[arg(long, value_name = "NAME")]
+    pub solution_column: Option<String>,
+    /// Worker threads, 1 to 1024 [default: all cores].
+    #[arg(short = 'j', long = "threads", value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<NonZeroUsize>,
+    /// No progress bar and no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Read files into memory instead of memory-mapping them.
+    #[arg(long)]
+    pub no_mmap: bool,
+}
+
+impl OverlapArgs {
+    /// Checks the flags together and builds the library config.
+    ///
+    /// # Errors
+    /// A message naming the flag when two flags do not fit together.
+    pub fn into_config(self) -> Result<OverlapConfig, String> {
+        let all: Vec<String> = self.train.iter().chain(&self.test).cloned().collect();
+        one_stdin(all.clone())?;
+        let outputs = [("-o", Some(&self.output))];
+        output_is_input(&all, &outputs)?;
+        let input = InputArgs {
+            inputs: self.train,
+            layout: self.layout,
+            threads: self.threads,
+            quiet: self.quiet,
+            no_mmap: self.no_mmap,
+            shard: None,
+        };
+        let mut train = input.read_config(input.inputs.clone())?;
+        train.layout.solution_column = self.solution_column;
+        Ok(OverlapConfig {
+            train,
+            test: self.test,
+            output: self.output,
+            by_solution: self.by_solution,
+        })
+    }
+}
+
+/// `inputs`, unless standard input (`-`) is named twice.
+fn one_stdin(inputs: Vec<String>) -> Result<Vec<String>, String> {
+    if inputs.iter().filter(|p| *p == "-").count() > 1 {
+        return Err("standard input (-) can be read only once".into());
+    }
+    Ok(inputs)
 }
 
 /// Flags of `augment`.

@@ -27,6 +27,7 @@ pub mod batch;
 pub mod bench;
 pub mod canon;
 pub mod cli;
+pub mod cmd;
 pub mod dataset;
 pub mod export;
 pub mod failure;
@@ -107,6 +108,24 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
             batch::write_json(&output, &merged)?;
             Ok(ExitCode::SUCCESS)
         }
+        cli::Command::Canon(args) => {
+            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
+            let s = cmd::canon::run_canon(&cfg)?;
+            Ok(exit_code(s.interrupted, s.invalid > 0))
+        }
+        cli::Command::Dedup(args) => {
+            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
+            let s = cmd::dedup::run_dedup(&cfg)?;
+            Ok(exit_code(s.interrupted, s.invalid > 0))
+        }
+        cli::Command::Overlap(args) => {
+            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
+            let s = cmd::overlap::run_overlap(&cfg)?;
+            Ok(exit_code(s.interrupted, s.found() > 0))
+        }
         cli::Command::Augment(args) => {
             let cfg = args.into_config().map_err(anyhow::Error::msg)?;
             interrupt::install_handler().map_err(anyhow::Error::msg)?;
@@ -140,4 +159,13 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(report.exit_code()))
         }
     }
+}
+
+/// 130 when Ctrl-C stopped the run, else 1 when `flagged`, else 0.
+fn exit_code(interrupted: bool, flagged: bool) -> ExitCode {
+    ExitCode::from(match (interrupted, flagged) {
+        (true, _) => 130,
+        (false, true) => 1,
+        (false, false) => 0,
+    })
 }
