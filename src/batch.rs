@@ -20,9 +20,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::grid::{Grid, ParseError};
 use crate::input::{self, Layout, LayoutOptions, RawRecord, RecordReader};
 use crate::output::{CsvWriter, LinesWriter, SolutionWriter, StatsWriter, Target};
-use crate::report::{InputInfo, RunRates, SolveReport, Status, StatusCounts, Tally};
+use crate::report::{
+    Header, InputInfo, Report, SolveCounts, SolveReport, Status, StatusCounts, Tally,
+};
 use crate::shard::{self, Shard};
 use crate::stamp::Stamp;
+use crate::summary::{count, print_notes};
 use crate::{failure, interrupt, solver};
 
 /// Records per batch where records are read in batches (`bench`), and how many records
@@ -338,12 +341,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         if records == 0 && !cfg.read.quiet {
             eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
         }
-        inputs.push(InputInfo {
-            path: path.clone(),
-            bytes: bytes.len() as u64,
-            layout: layout.name(),
-            records,
-        });
+        inputs.push(InputInfo::new(path, bytes, layout.name(), records));
         drop(reader);
         // Unmapped beside the renames at the end (see `commit_outputs`).
         sources.push(source);
@@ -733,23 +731,18 @@ fn build_report(
     wall: Duration,
     interrupted: bool,
 ) -> SolveReport {
-    let records = col.counts.total();
-    let secs = wall.as_secs_f64();
-    SolveReport {
-        tool: "sudoku-batch",
-        version: env!("CARGO_PKG_VERSION"),
-        command: "solve",
-        input_bytes: inputs.iter().map(|i| i.bytes).sum(),
-        inputs,
-        records,
+    let mut header = Header::new("solve", inputs, cfg.read.shard.map(|s| s.to_string()));
+    header.threads = cfg.read.threads;
+    header.solution_limit = cfg.limit;
+    header.wall_ms = wall.as_secs_f64() * 1000.0;
+    header.interrupted = interrupted;
+    let counts = SolveCounts {
+        records: col.counts.total(),
         status: col.counts,
-        threads: cfg.read.threads,
-        solution_limit: cfg.limit,
-        rates: RunRates::new(records, &col.tally, secs * 1000.0),
-        interrupted,
-        shard: cfg.read.shard.map(|s| s.to_string()),
-        tally: col.tally.summary(),
-    }
+        tally: col.tally.clone(),
+        ..SolveCounts::default()
+    };
+    Report::new(header, counts)
 }
 
 /// Writes `value` as pretty JSON to `path` (through a temporary renamed into place).
@@ -763,18 +756,6 @@ pub fn write_json<T: serde::Serialize>(path: &str, value: &T) -> Result<()> {
         .with_context(|| format!("{path}: cannot write"))
 }
 
-/// Prints the first bad records, already formatted as `path:line: reason`, one per line,
-/// then how many more of the `total` there were (`what` names them and where to look).
-pub(crate) fn print_notes(err: &mut impl Write, notes: &[String], total: u64, what: &str) {
-    for n in notes {
-        let _ = writeln!(err, "sudoku-batch: {n}");
-    }
-    let more = total.saturating_sub(notes.len() as u64);
-    if more > 0 {
-        let _ = writeln!(err, "sudoku-batch: ... and {more} more {what}");
-    }
-}
-
 fn print_summary(cfg: &SolveConfig, col: &Collector<'_>, r: &SolveReport) {
     let mut err = io::stderr().lock();
     print_notes(
@@ -786,35 +767,75 @@ fn print_summary(cfg: &SolveConfig, col: &Collector<'_>, r: &SolveReport) {
     if cfg.read.quiet {
         return;
     }
-    let c = &r.status;
-    let _ = writeln!(
-        err,
-        "sudoku-batch: {} records: {} solved, {} multiple, {} unsolvable, {} invalid{}",
-        r.records,
-        c.solved,
-        c.multiple,
-        c.unsolvable,
-        c.invalid,
-        if r.interrupted { " (interrupted)" } else { "" }
-    );
-    let _ = writeln!(
-        err,
-        "sudoku-batch: {:.3} s wall, {:.0} puzzles/s, {:.2} µs/puzzle, {} threads; latency p50 {:.1} µs, p99 {:.1} µs, max {:.1} µs; {:.2} guesses/puzzle, {:.1}% without a guess",
-        r.rates.wall_ms / 1000.0,
-        r.rates.puzzles_per_s,
-        r.rates.us_per_puzzle,
-        r.threads,
-        r.rates.latency.p50_us,
-        r.rates.latency.p99_us,
-        r.rates.latency.max_us,
-        r.rates.guesses_per_puzzle,
-        r.rates.no_guess_pct
-    );
+    for line in summary_lines(r) {
+        let _ = writeln!(err, "{line}");
+    }
+}
+
+/// The summary of a `solve` run, three lines of at most 100 columns.
+fn summary_lines(r: &SolveReport) -> [String; 3] {
+    let (c, rates) = (&r.counts.status, &r.counts.rates);
+    let l = &rates.latency;
+    [
+        format!(
+            "sudoku-batch: {}: {} solved, {} multiple, {} unsolvable, {} invalid{}",
+            count(r.counts.records, "record", "records"),
+            c.solved,
+            c.multiple,
+            c.unsolvable,
+            c.invalid,
+            if r.header.interrupted { "; interrupted" } else { "" }
+        ),
+        format!(
+            "sudoku-batch: {:.3} s wall, {:.0} puzzles/s, {:.2} µs/puzzle, {}",
+            r.header.wall_ms / 1000.0,
+            rates.puzzles_per_s,
+            rates.us_per_puzzle,
+            count(r.header.threads as u64, "thread", "threads"),
+        ),
+        format!(
+            "sudoku-batch: latency p50 {:.1} µs, p99 {:.1} µs, max {:.1} µs; {:.2} guesses/puzzle, {:.1}% no guess",
+            l.p50_us, l.p99_us, l.max_us, rates.guesses_per_puzzle, rates.no_guess_pct
+        ),
+    ]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn summary_lines_fit_100_columns_even_for_a_billion_records() {
+        let mut tally = Tally::default();
+        tally.add(99_999_999, 40_000);
+        tally.add(1, 0);
+        let n = 1_000_000_000;
+        let counts = SolveCounts {
+            records: n,
+            status: StatusCounts {
+                solved: n - 3,
+                multiple: 1,
+                unsolvable: 1,
+                invalid: 1,
+            },
+            tally,
+            ..SolveCounts::default()
+        };
+        let mut header = Header::new("solve", Vec::new(), None);
+        header.threads = 1024;
+        header.wall_ms = 99_999_999.0;
+        header.interrupted = true;
+        let lines = summary_lines(&Report::new(header, counts));
+        for line in &lines {
+            assert!(
+                line.chars().count() <= 100,
+                "{} columns: {line}",
+                line.chars().count()
+            );
+        }
+        assert!(lines[0].starts_with("sudoku-batch: 1000000000 records: 999999997 solved"));
+        assert!(lines[1].ends_with("1024 threads"), "{}", lines[1]);
+    }
 
     #[test]
     fn chunks_shrink_with_many_threads_and_stay_within_bounds() {

@@ -90,11 +90,20 @@ fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
     }
 }
 
-/// Parses `--shard K/N`.
-fn parse_shard(shard: Option<&str>) -> Result<Option<Shard>, String> {
-    shard
-        .map(|s| s.parse().map_err(|e| format!("--shard {e}")))
-        .transpose()
+/// Parses `--shard K/N`, or `--shard auto` from the cluster scheduler's environment
+/// ([`crate::cluster`]), `count` being `--shard-count`.
+fn parse_shard(shard: Option<&str>, count: Option<u32>) -> Result<Option<Shard>, String> {
+    match shard {
+        None if count.is_some() => Err("--shard-count goes with --shard auto".into()),
+        None => Ok(None),
+        Some("auto") => {
+            crate::cluster::shard_from_env(|name| std::env::var(name).ok(), count).map(Some)
+        }
+        Some(_) if count.is_some() => Err("--shard-count goes with --shard auto; \
+             --shard K/N already says N"
+            .into()),
+        Some(s) => s.parse().map(Some).map_err(|e| format!("--shard {e}")),
+    }
 }
 
 /// Flags shared by every command that reads puzzles.
@@ -117,9 +126,13 @@ pub struct InputArgs {
     #[arg(long)]
     pub no_mmap: bool,
     /// Read only shard K of N (1 <= K <= N) of each input: the K-th of N byte ranges cut at
-    /// line starts, with the true record and line numbers of the whole file.
-    #[arg(long, value_name = "K/N", allow_hyphen_values = true)]
+    /// line starts, with the true record and line numbers of the whole file. `auto`: K/N
+    /// of this task of a Slurm job array or a Kubernetes indexed Job.
+    #[arg(long, value_name = "K/N|auto", allow_hyphen_values = true)]
     pub shard: Option<String>,
+    /// With `--shard auto` in a Kubernetes indexed Job: the number of completions (N).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub shard_count: Option<u32>,
 }
 
 /// Flags of `solve`.
@@ -180,7 +193,7 @@ impl InputArgs {
     }
 
     fn shard(&self) -> Result<Option<Shard>, String> {
-        parse_shard(self.shard.as_deref())
+        parse_shard(self.shard.as_deref(), self.shard_count)
     }
 
     /// The validated input settings for `inputs` (already defaulted to stdin).
@@ -376,9 +389,12 @@ pub struct BenchArgs {
     /// How to read the inputs' layout.
     #[command(flatten)]
     pub layout: LayoutArgs,
-    /// Time only shard K of N (1 <= K <= N) of each input.
-    #[arg(long, value_name = "K/N", allow_hyphen_values = true)]
+    /// Time only shard K of N (1 <= K <= N) of each input (`auto`: as for `solve`).
+    #[arg(long, value_name = "K/N|auto", allow_hyphen_values = true)]
     pub shard: Option<String>,
+    /// With `--shard auto` in a Kubernetes indexed Job: the number of completions (N).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub shard_count: Option<u32>,
     /// Read files into memory instead of memory-mapping them.
     #[arg(long)]
     pub no_mmap: bool,
@@ -415,6 +431,14 @@ impl BenchArgs {
         if exports.iter().filter(|p| p.as_deref() == Some("-")).count() > 1 {
             return Err("only one --export-* can go to standard output (-)".into());
         }
+        // Checked before any timing: a clash found after a long run would lose it.
+        let outputs = [
+            ("--export-json", self.export_json.as_ref()),
+            ("--export-csv", self.export_csv.as_ref()),
+            ("--export-markdown", self.export_markdown.as_ref()),
+        ];
+        same_file_outputs(&outputs)?;
+        output_is_input(&self.inputs, &outputs)?;
         let mut threads: Vec<usize> = self.threads.iter().map(|n| n.get()).collect();
         if threads.is_empty() {
             threads = crate::bench::default_threads();
@@ -427,7 +451,7 @@ impl BenchArgs {
             min_time: std::time::Duration::from_secs_f64(self.min_time),
             seed: self.seed,
             limit: if self.first { 1 } else { 2 },
-            shard: parse_shard(self.shard.as_deref())?,
+            shard: parse_shard(self.shard.as_deref(), self.shard_count)?,
             mmap: !self.no_mmap,
             quiet: self.quiet,
             exports: Exports {
@@ -447,9 +471,14 @@ pub enum ReportCommand {
         /// The merged report to write (`-`: standard output).
         #[arg(value_name = "OUT.json")]
         output: String,
-        /// The reports to merge.
+        /// The reports to merge: shards of one run (`--shard K/N`, all N of them) or whole
+        /// runs of different inputs, all of `solve` or all of `verify`.
         #[arg(value_name = "IN.json", required = true)]
         inputs: Vec<String>,
+        /// Merge a set of shards that lacks some; the merged report says `"partial": true`
+        /// and lists `missing_shards`.
+        #[arg(long)]
+        partial: bool,
     },
 }
 

@@ -26,6 +26,7 @@
 pub mod batch;
 pub mod bench;
 pub mod cli;
+pub mod cluster;
 pub mod export;
 pub mod failure;
 pub mod grid;
@@ -38,6 +39,7 @@ pub mod report;
 pub mod shard;
 pub mod solver;
 pub mod stamp;
+pub mod summary;
 pub mod verify;
 
 use std::process::ExitCode;
@@ -81,10 +83,10 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
                     ]);
                 }
             })?;
-            if report.interrupted {
+            if report.header.interrupted {
                 return Ok(ExitCode::from(130));
             }
-            let all_solved = report.status.solved == report.records;
+            let all_solved = report.counts.status.solved == report.counts.records;
             Ok(ExitCode::from(if all_solved { 0 } else { 1 }))
         }
         cli::Command::Bench(args) => {
@@ -101,9 +103,13 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
             let failed = report.results.iter().any(|r| r.validation_failures > 0);
             Ok(ExitCode::from(u8::from(failed)))
         }
-        cli::Command::Report(cli::ReportCommand::Merge { output, inputs }) => {
+        cli::Command::Report(cli::ReportCommand::Merge {
+            output,
+            inputs,
+            partial,
+        }) => {
             cli::check_merge_paths(&output, &inputs).map_err(anyhow::Error::msg)?;
-            let merged = merge::merge_files(&inputs)?;
+            let merged = merge::merge_files(&inputs, partial)?;
             batch::write_json(&output, &merged)?;
             Ok(ExitCode::SUCCESS)
         }

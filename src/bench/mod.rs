@@ -134,9 +134,11 @@ pub struct BenchRow {
     pub puzzles: u64,
     /// Timed passes.
     pub passes: u64,
-    /// Puzzles of a pass with at least one solution.
+    /// Puzzles of a pass with exactly one solution (in `first` mode: with a solution), as
+    /// `solve`'s `solved`.
     pub solved: u64,
-    /// Puzzles of a pass with two or more solutions (always 0 in `first` mode).
+    /// Puzzles of a pass with two or more solutions (always 0 in `first` mode), as `solve`'s
+    /// `multiple`: not counted in `solved`.
     pub multiple: u64,
     /// Puzzles of a pass without a solution.
     pub unsolvable: u64,
@@ -178,6 +180,8 @@ pub fn default_threads() -> Vec<usize> {
 /// Fatal problems only: an unreadable input, an unknown layout, a pool that cannot start,
 /// an export that cannot be written.
 pub fn run_bench(cfg: &BenchConfig) -> Result<BenchReport> {
+    let exports = crate::export::open_all(&cfg.exports)?;
+    warn_oversubscribed(&cfg.threads);
     let mut report = BenchReport {
         provenance: Provenance::current(),
         settings: Settings {
@@ -209,8 +213,21 @@ pub fn run_bench(cfg: &BenchConfig) -> Result<BenchReport> {
         set_speedups(&mut report.results[first_row..]);
         report.inputs.push(info);
     }
-    crate::export::write_all(&cfg.exports, &report)?;
+    crate::export::write_all(exports, &report)?;
     Ok(report)
+}
+
+/// Warns on stderr when a thread count exceeds the cores: such a row measures threads
+/// taking turns on a core, not scaling.
+fn warn_oversubscribed(threads: &[usize]) {
+    let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    if let Some(&most) = threads.iter().max().filter(|&&t| t > cores) {
+        eprintln!(
+            "sudoku-batch bench: warning: -j {most} exceeds the {} available: rows above {cores} \
+             threads measure threads taking turns, not scaling",
+            crate::summary::count(cores as u64, "core", "cores")
+        );
+    }
 }
 
 /// Reads and parses one input (all of it, or its shard), skipping invalid records, and
@@ -301,8 +318,12 @@ fn validate(path: &str, puzzles: &[Grid], results: &[(u64, Solution)], limit: u3
         match (s.count, s.grid) {
             (0, _) => c.unsolvable += 1,
             (n, Some(g)) if g.is_complete_valid() && g.keeps_givens(p) => {
-                c.solved += 1;
-                c.multiple += u64::from(n > 1 && limit > 1);
+                // The status words of `solve`: `solved` is one solution, `multiple` more.
+                if n > 1 && limit > 1 {
+                    c.multiple += 1;
+                } else {
+                    c.solved += 1;
+                }
             }
             _ => {
                 if c.failures == 0 {

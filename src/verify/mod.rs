@@ -16,21 +16,21 @@ pub mod check;
 pub mod dedup;
 pub mod report;
 
-use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use crate::batch::{commit_outputs, pipeline, print_notes, progress_bar, worker_pool, ReadConfig};
+use crate::batch::{commit_outputs, pipeline, progress_bar, worker_pool, ReadConfig};
 use crate::input::{self, Layout, RawRecord, RecordReader};
 use crate::output::rejects::{RejectRow, RejectsWriter};
 use crate::output::Target;
-use crate::report::{ratio, InputInfo};
+use crate::report::{Header, InputInfo, Report};
 use crate::shard;
+use crate::summary::{count, print_notes};
 use check::{check_record, Checked, FieldNames, Verdict};
 use dedup::{Fingerprints, FirstSeen};
-use report::{Example, GuessHistogram, VerdictCounts, VerifyReport};
+use report::{Example, VerifyCounts, VerifyReport, MAX_EXAMPLES};
 
 /// Everything `verify` needs, validated.
 #[derive(Clone, Debug)]
@@ -49,18 +49,15 @@ impl VerifyReport {
     /// The process exit code for this run: 0 when every row is `ok` or `duplicate`, 1 when
     /// some row has another verdict, 130 when the run was interrupted.
     pub fn exit_code(&self) -> u8 {
-        if self.interrupted {
+        if self.header.interrupted {
             130
-        } else if self.rejected > 0 {
+        } else if self.counts.rejected > 0 {
             1
         } else {
             0
         }
     }
 }
-
-/// Examples kept per verdict, and rejected rows named one by one on stderr.
-const MAX_EXAMPLES: usize = 10;
 
 /// Runs `verify` as configured: checks every row of every input, writes the rejects and the
 /// report, prints the summary to stderr, and returns the report.
@@ -92,8 +89,7 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
             break;
         }
     }
-    let secs = start.elapsed().as_secs_f64();
-    let report = audit.report(cfg, inputs, secs, interrupted);
+    let report = audit.report(cfg, inputs, start.elapsed().as_secs_f64(), interrupted);
     let mut targets = Vec::new();
     if let Some(w) = audit.rejects.take() {
         let what = format!("--rejects {}: cannot write", audit.rejects_path);
@@ -196,17 +192,11 @@ struct Auditor {
     rejects: Option<RejectsWriter>,
     /// Where the rejects go, for error messages.
     rejects_path: String,
-    counts: VerdictCounts,
+    /// What the report counts (its derived figures are set at the end).
+    counts: VerifyCounts,
     seen: Fingerprints,
-    duplicates: u64,
-    /// Rows whose stored solution is wrong ([`Checked::stored_wrong`]).
-    stored_wrong: u64,
-    examples: BTreeMap<&'static str, Vec<Example>>,
-    duplicate_examples: Vec<Example>,
     /// `path:line: verdict: detail` of the first rejected rows.
     notes: Vec<String>,
-    clues: [u64; 82],
-    guesses: GuessHistogram,
     /// The run's input paths so far, by index.
     paths: Vec<String>,
 }
@@ -216,15 +206,9 @@ impl Auditor {
         Auditor {
             rejects,
             rejects_path,
-            counts: VerdictCounts::default(),
+            counts: VerifyCounts::default(),
             seen: Fingerprints::default(),
-            duplicates: 0,
-            stored_wrong: 0,
-            examples: BTreeMap::new(),
-            duplicate_examples: Vec::new(),
             notes: Vec::new(),
-            clues: [0; 82],
-            guesses: GuessHistogram::default(),
             paths: Vec::new(),
         }
     }
@@ -263,7 +247,7 @@ impl Auditor {
                 RecordReader::new_range(bytes, &layout, &range, next_record)
             }
         };
-        let consumed_before = self.counts.total();
+        let consumed_before = self.counts.rows;
         let pb = progress_bar(bytes.len() as u64, cfg.read.quiet);
         let interrupted = pipeline(
             &mut reader,
@@ -274,7 +258,7 @@ impl Auditor {
         )?;
         pb.finish_and_clear();
         // Records checked and counted: fewer than records read when interrupted.
-        let records = self.counts.total() - consumed_before;
+        let records = self.counts.rows - consumed_before;
         let next = match cfg.read.shard {
             None => reader.next_record(),
             Some(_) => next_record + shard::total_records(bytes, &layout),
@@ -282,12 +266,7 @@ impl Auditor {
         if records == 0 && !cfg.read.quiet {
             eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
         }
-        let info = InputInfo {
-            path: path.to_string(),
-            bytes: bytes.len() as u64,
-            layout: layout.name(),
-            records,
-        };
+        let info = InputInfo::new(path, bytes, layout.name(), records);
         Ok((info, next, interrupted))
     }
 
@@ -315,22 +294,25 @@ impl Auditor {
                 };
                 if let Some(first) = self.seen.first_or_insert(fp, here) {
                     repeat = Some(self.repeat_detail(input, first));
-                    self.duplicates += 1;
-                    if self.duplicate_examples.len() < MAX_EXAMPLES {
-                        self.duplicate_examples.push(self.example(input, raw.line));
+                    self.counts.duplicates += 1;
+                    if self.counts.duplicate_examples.len() < MAX_EXAMPLES {
+                        let ex = self.example(input, raw.line);
+                        self.counts.duplicate_examples.push(ex);
                     }
                     if verdict == Verdict::Ok {
                         verdict = Verdict::Duplicate;
                     }
                 }
             }
-            self.counts.add(verdict);
-            self.stored_wrong += u64::from(c.stored_wrong);
+            let counts = &mut self.counts;
+            counts.rows += 1;
+            counts.verdicts.add(verdict);
+            counts.stored_solutions_wrong += u64::from(c.stored_wrong);
             if let Some(n) = c.clues {
-                self.clues[usize::from(n)] += 1;
+                counts.clues_histogram.0[usize::from(n)] += 1;
             }
             if !matches!(c.verdict, Verdict::PuzzleMalformed | Verdict::ClueConflict) {
-                self.guesses.add(c.guesses);
+                counts.guesses_histogram.add(c.guesses);
             }
             if verdict != Verdict::Ok {
                 let detail = match (&c.detail, repeat) {
@@ -363,7 +345,9 @@ impl Auditor {
         verdict: Verdict,
         detail: &str,
     ) -> Result<()> {
-        let ex = self.examples.entry(verdict.as_str()).or_default();
+        let ex = (self.counts.examples)
+            .entry(verdict.as_str().to_string())
+            .or_default();
         if ex.len() < MAX_EXAMPLES {
             let path = self.paths[input as usize].clone();
             ex.push(Example {
@@ -399,36 +383,21 @@ impl Auditor {
         secs: f64,
         interrupted: bool,
     ) -> VerifyReport {
-        let rows = self.counts.total();
-        VerifyReport {
-            tool: "sudoku-batch",
-            version: env!("CARGO_PKG_VERSION"),
-            command: "verify",
-            input_bytes: inputs.iter().map(|i| i.bytes).sum(),
-            inputs,
-            rows,
-            verdicts: self.counts,
-            rejected: self.counts.rejected(),
-            duplicates: self.duplicates,
-            stored_solutions_wrong: self.stored_wrong,
-            examples: self.examples.clone(),
-            duplicate_examples: self.duplicate_examples.clone(),
-            clues_histogram: (0u32..).zip(self.clues).filter(|&(_, n)| n > 0).collect(),
-            guesses_histogram: self.guesses.buckets(),
-            solution_limit: cfg.limit,
-            threads: cfg.read.threads,
-            wall_ms: secs * 1000.0,
-            rows_per_s: ratio(rows as f64, secs),
-            interrupted,
-        }
+        let mut header = Header::new("verify", inputs, cfg.read.shard.map(|s| s.to_string()));
+        header.threads = cfg.read.threads;
+        header.solution_limit = cfg.limit;
+        header.wall_ms = secs * 1000.0;
+        header.interrupted = interrupted;
+        Report::new(header, self.counts.clone())
     }
 
     fn print_summary(&self, cfg: &VerifyConfig, r: &VerifyReport) {
+        let (h, c) = (&r.header, &r.counts);
         let mut err = io::stderr().lock();
         print_notes(
             &mut err,
             &self.notes,
-            r.rejected,
+            c.rejected,
             "rejected rows (see --rejects)",
         );
         if cfg.read.quiet {
@@ -436,38 +405,42 @@ impl Auditor {
         }
         let _ = writeln!(
             err,
-            "sudoku-batch: verify: {} rows: {} ok, {} duplicate, {} rejected; {} stored solutions wrong{}",
-            r.rows,
-            r.verdicts.get(Verdict::Ok),
-            r.verdicts.get(Verdict::Duplicate),
-            r.rejected,
-            r.stored_solutions_wrong,
-            if r.interrupted { " (interrupted)" } else { "" }
+            "sudoku-batch: verify: {}: {} ok, {} duplicate, {} rejected; {} wrong{}",
+            count(c.rows, "row", "rows"),
+            c.verdicts.get(Verdict::Ok),
+            c.verdicts.get(Verdict::Duplicate),
+            c.rejected,
+            count(
+                c.stored_solutions_wrong,
+                "stored solution",
+                "stored solutions"
+            ),
+            if h.interrupted { " (interrupted)" } else { "" }
         );
         let one_input = self.paths.len() == 1;
         let lines = |ex: &[Example]| example_lines(ex, one_input);
         for v in &Verdict::ALL[1..] {
-            let n = r.verdicts.get(*v);
+            let n = c.verdicts.get(*v);
             if n > 0 {
-                let ex = r.examples.get(v.as_str()).map_or(&[][..], Vec::as_slice);
+                let ex = c.examples.get(v.as_str()).map_or(&[][..], Vec::as_slice);
                 let _ = writeln!(err, "sudoku-batch:   {}: {n} ({})", v.as_str(), lines(ex));
             }
         }
-        if r.duplicates > 0 {
+        if c.duplicates > 0 {
             let _ = writeln!(
                 err,
                 "sudoku-batch:   rows repeating an earlier puzzle (any verdict): {} ({})",
-                r.duplicates,
-                lines(&r.duplicate_examples)
+                c.duplicates,
+                lines(&c.duplicate_examples)
             );
         }
         let _ = writeln!(
             err,
-            "sudoku-batch: {:.3} s wall, {:.0} rows/s, {} threads, solutions counted up to {}",
-            r.wall_ms / 1000.0,
-            r.rows_per_s,
-            r.threads,
-            r.solution_limit
+            "sudoku-batch: {:.3} s wall, {:.0} rows/s, {}, solutions counted up to {}",
+            h.wall_ms / 1000.0,
+            c.rows_per_s,
+            count(h.threads as u64, "thread", "threads"),
+            h.solution_limit
         );
     }
 }
