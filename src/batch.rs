@@ -18,13 +18,11 @@ use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::grid::{Grid, ParseError};
-use crate::input::{self, Layout, LayoutOptions, RawRecord, RecordReader};
+use crate::input::{self, Dataset, Layout, LayoutOptions, RawRecord, ReadOptions, Shard};
 use crate::output::{CsvWriter, LinesWriter, SolutionWriter, StatsWriter, Target};
 use crate::report::{
     Header, InputInfo, Report, SolveCounts, SolveReport, Status, StatusCounts, Tally,
 };
-use crate::shard::{self, Shard};
-use crate::stamp::Stamp;
 use crate::summary::{count, print_notes};
 use crate::{failure, interrupt, solver};
 
@@ -66,6 +64,18 @@ pub struct ReadConfig {
     pub mmap: bool,
     /// Read only this shard of each input (`--shard K/N`); `None` reads everything.
     pub shard: Option<Shard>,
+}
+
+impl ReadConfig {
+    /// How to open each input ([`Dataset::open`]).
+    pub fn options(&self) -> ReadOptions {
+        ReadOptions {
+            layout: self.layout.clone(),
+            mmap: self.mmap,
+            shard: self.shard,
+            ..ReadOptions::default()
+        }
+    }
 }
 
 /// A rayon pool of `threads` workers, for one run of `solve`, `verify` or one thread count
@@ -277,74 +287,54 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     // Every input is opened and its layout worked out before any work, so a missing input
     // or one of another layout than the first fails at once, not after the inputs before it
     // were solved (and, with `-o -`, streamed).
-    let mut opened = Vec::new();
+    let mut opened: Vec<Dataset> = Vec::new();
+    // The report names each input by its SHA-256, so `report merge` can tell shards of one
+    // file from shards of another; without a report the hash is not worth its time.
+    let options = ReadOptions {
+        hash: cfg.report.is_some(),
+        ..cfg.read.options()
+    };
     for path in &cfg.read.inputs {
-        let stamp = Stamp::of(path);
-        let source = input::open(path, cfg.read.mmap)?;
-        let layout = input::detect(source.bytes(), &cfg.read.layout).map_err(|reason| {
-            input::InputError::Layout {
-                path: path.clone(),
-                reason,
-            }
-        })?;
-        if let Some((_, _, _, first)) = opened.first() {
-            same_layout(first, &layout, path)?;
+        let data = Dataset::open(path, &options)?;
+        if let Some(first) = opened.first() {
+            same_layout(first.layout(), data.layout(), path)?;
         }
-        opened.push((path, stamp, source, layout));
+        opened.push(data);
     }
     // Only now: a CSV writer writes its header at once, and standard output cannot take it
     // back if a later input turns out not to fit.
-    if let Some((_, _, _, first)) = opened.first() {
-        col.sink = Some(open_sink(first, &cfg.output)?);
+    if let Some(first) = opened.first() {
+        col.sink = Some(open_sink(first.layout(), &cfg.output)?);
     }
     let mut inputs = Vec::new();
     let mut sources = Vec::new();
     let mut next_record = 0;
     let mut interrupted = false;
-    for (path, stamp, source, layout) in opened {
-        let bytes = source.bytes();
+    for mut data in opened {
+        let path = &cfg.read.inputs[sources.len()];
         col.path = path;
-        let mut reader = match cfg.read.shard {
-            None => RecordReader::new(bytes, &layout, next_record),
-            Some(s) => {
-                let range = shard::range(bytes, &layout, s);
-                RecordReader::new_range(bytes, &layout, &range, next_record)
-            }
-        };
-        let pb = progress_bar(bytes.len() as u64, cfg.read.quiet);
+        data.number_from(next_record);
+        let pb = progress_bar(data.len(), cfg.read.quiet);
         let written_before = col.counts.total();
         interrupted = pool.install(|| {
             pipeline(
-                &mut reader,
+                &mut data,
                 |r| failure::guard_record(r, || solve_record(r, cfg.limit)),
                 |raws, res| col.write(raws, res),
                 &pb,
-                path,
             )
         })?;
         pb.finish_and_clear();
-        if let (input::Source::Mapped(_), Some(stamp)) = (&source, stamp) {
-            if let Some(why) = stamp.changed(path) {
-                bail!(
-                    "{path}: {why}: its results may mix old and new bytes, so no output was \
-                     committed; use --no-mmap for a file that changes"
-                );
-            }
-        }
+        let done = data.finish()?;
         // Records written, which is fewer than records read when interrupted.
         let records = col.counts.total() - written_before;
-        // A shard numbers the next input's records after all of this input's, as the whole run.
-        next_record = match cfg.read.shard {
-            None => reader.next_record(),
-            Some(_) => next_record + shard::total_records(bytes, &layout),
-        };
+        next_record = done.next_record;
         if records == 0 && !cfg.read.quiet {
             eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
         }
-        inputs.push(InputInfo::new(path, bytes, layout.name(), records));
-        drop(reader);
+        inputs.push(InputInfo::new(path, &done, records));
         // Unmapped beside the renames at the end (see `commit_outputs`).
-        sources.push(source);
+        sources.push(data);
         if interrupted {
             break;
         }
@@ -446,17 +436,16 @@ fn open_sink(layout: &Layout, output: &str) -> Result<Sink> {
 ///
 /// On Ctrl-C ([`INTERRUPTED`]) workers stop taking records; the records finished before the
 /// first unfinished one are consumed, nothing after it, so the output has no holes.
-/// Returns whether the run was interrupted. `path` names the input in errors.
+/// Returns whether the run was interrupted.
 ///
 /// # Errors
-/// The first error of `consume`, or a CSV read error naming `path` and the line. Workers
+/// The first error of `consume`, or a read error of the input ([`input::InputError`]). Workers
 /// stop claiming chunks after the first error.
 pub fn pipeline<R, W, C>(
-    reader: &mut RecordReader<'_>,
+    reader: &mut Dataset,
     work: W,
     consume: C,
     pb: &ProgressBar,
-    path: &str,
 ) -> Result<bool>
 where
     R: Send + Sync,
@@ -496,13 +485,7 @@ where
         return Err(e);
     }
     if let Some(e) = into_inner(read).error {
-        let line = e.position().map_or(0, |p| p.line());
-        return Err(input::InputError::Csv {
-            path: path.to_string(),
-            line,
-            source: e,
-        }
-        .into());
+        return Err(e.into());
     }
     Ok(INTERRUPTED.load(Ordering::Relaxed))
 }
@@ -528,8 +511,8 @@ pub fn chunk_len(threads: usize) -> usize {
 pub const AHEAD: usize = 4;
 
 /// The state [`pipeline`]'s workers share.
-struct Engine<'r, 'a, 'p, R, C> {
-    read: Mutex<ReadSide<'r, 'a>>,
+struct Engine<'r, 'p, R, C> {
+    read: Mutex<ReadSide<'r>>,
     write: Mutex<WriteSide<C>>,
     pending: Mutex<Pending<R>>,
     /// Signalled when chunks are written, for workers waiting to claim (flow control).
@@ -548,11 +531,11 @@ struct Engine<'r, 'a, 'p, R, C> {
     pb: &'p ProgressBar,
 }
 
-struct ReadSide<'r, 'a> {
-    reader: &'r mut RecordReader<'a>,
+struct ReadSide<'r> {
+    reader: &'r mut Dataset,
     /// The input is exhausted (or unreadable).
     done: bool,
-    error: Option<csv::Error>,
+    error: Option<input::InputError>,
 }
 
 struct WriteSide<C> {
@@ -589,7 +572,7 @@ fn into_inner<T>(m: Mutex<T>) -> T {
     m.into_inner().unwrap_or_else(PoisonError::into_inner)
 }
 
-impl<R, C> Engine<'_, '_, '_, R, C>
+impl<R, C> Engine<'_, '_, R, C>
 where
     R: Send,
     C: FnMut(&[RawRecord], &[R]) -> Result<()> + Send,
@@ -794,7 +777,7 @@ fn summary_lines(r: &SolveReport) -> [String; 3] {
             count(r.header.threads as u64, "thread", "threads"),
         ),
         format!(
-            "sudoku-batch: latency p50 {:.1} µs, p99 {:.1} µs, max {:.1} µs; {:.2} guesses/puzzle, {:.1}% no guess",
+            "sudoku-batch: latency p50/p99/max {:.1}/{:.1}/{:.1} µs; {:.2} guesses/puzzle, {:.1}% no guess",
             l.p50_us, l.p99_us, l.max_us, rates.guesses_per_puzzle, rates.no_guess_pct
         ),
     ]

@@ -6,8 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::batch::{ReadConfig, SolveConfig};
 use crate::bench::{BenchConfig, Exports};
-use crate::input::{Format, LayoutOptions};
-use crate::shard::Shard;
+use crate::input::{Format, LayoutOptions, Shard};
 use crate::verify::VerifyConfig;
 
 /// Solve, verify and benchmark Sudoku puzzle datasets, millions of puzzles at a time.

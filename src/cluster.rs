@@ -12,7 +12,7 @@
 //!
 //! Slurm is looked at first. When neither is set, `--shard auto` is an error (exit 2).
 
-use crate::shard::Shard;
+use crate::input::Shard;
 
 /// The shard of this task, read through `var` (the process environment in the binary, a
 /// table in tests); `count` is `--shard-count`.

@@ -4,7 +4,7 @@
 //! puzzle per line, or a CSV dataset), then cuts it into records; [`batch`] solves the
 //! records in chunks claimed by every worker of a rayon pool with the stack-allocated
 //! bitmask [`solver`], and writes results in input order through [`output`]; [`report`] gathers
-//! counts, latency percentiles and guesses. [`shard`] cuts an input into `--shard K/N` byte
+//! counts, latency percentiles and guesses. [`input::range`] cuts an input into `--shard K/N` byte
 //! ranges, and [`merge`] adds shard reports back together. [`bench`](mod@bench) times the solver alone
 //! on parsed (optionally [`isomorph`]-shuffled) puzzles and writes through [`export`].
 //! [`verify`] runs the batch engine to check a dataset's puzzles and stored solutions row by
@@ -36,9 +36,7 @@ pub mod isomorph;
 pub mod merge;
 pub mod output;
 pub mod report;
-pub mod shard;
 pub mod solver;
-pub mod stamp;
 pub mod summary;
 pub mod verify;
 

@@ -13,7 +13,7 @@ mod common;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 use sudoku_batch::grid::{parse_cells, Grid};
-use sudoku_batch::input::{detect, Format, LayoutOptions, RecordReader};
+use sudoku_batch::input::{Dataset, Format, LayoutOptions, ReadOptions};
 use sudoku_batch::solver::{reference::count_solutions, solve};
 
 /// The committed sample: unique puzzles with their solutions.
@@ -154,10 +154,13 @@ fn puzzleish_bytes() -> impl Strategy<Value = Vec<u8>> {
 }
 
 fn read_everything(bytes: &[u8], opts: &LayoutOptions) {
-    let Ok(layout) = detect(bytes, opts) else {
+    let opts = ReadOptions {
+        layout: opts.clone(),
+        ..ReadOptions::default()
+    };
+    let Ok(mut reader) = Dataset::from_bytes("bytes", bytes.to_vec(), &opts) else {
         return;
     };
-    let mut reader = RecordReader::new(bytes, &layout, 0);
     let mut batch = Vec::new();
     let mut next = 0;
     let mut last_line = 0;

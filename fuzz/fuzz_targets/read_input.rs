@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_batch::input::{detect, Format, LayoutOptions, RecordReader};
+use sudoku_batch::input::{Dataset, Format, LayoutOptions, ReadOptions};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&knobs, bytes)) = data.split_first() else {
@@ -21,10 +21,13 @@ fuzz_target!(|data: &[u8]| {
         solution_column: None,
         no_header: knobs & 0x10 != 0,
     };
-    let Ok(layout) = detect(bytes, &opts) else {
+    let opts = ReadOptions {
+        layout: opts,
+        ..ReadOptions::default()
+    };
+    let Ok(mut reader) = Dataset::from_bytes("fuzz", bytes.to_vec(), &opts) else {
         return;
     };
-    let mut reader = RecordReader::new(bytes, &layout, 0);
     let mut batch = Vec::new();
     let (mut next, mut last_line) = (0, 0);
     while reader.fill(&mut batch, 7).is_ok() && !batch.is_empty() {

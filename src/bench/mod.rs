@@ -20,17 +20,16 @@ pub mod provenance;
 use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::grid::Grid;
-use crate::input::{self, LayoutOptions, RawRecord, RecordReader};
+use crate::input::{Dataset, LayoutOptions, RawRecord, ReadOptions, Shard};
 use crate::isomorph::Isomorph;
 use crate::report::{ratio, Latency, Tally};
-use crate::shard::{self, Shard};
 use crate::solver::{self, Solution};
 pub use provenance::Provenance;
 
@@ -233,23 +232,19 @@ fn warn_oversubscribed(threads: &[usize]) {
 /// Reads and parses one input (all of it, or its shard), skipping invalid records, and
 /// shuffles the puzzles into random isomorphs when a seed is set.
 fn load(path: &str, cfg: &BenchConfig) -> Result<(BenchInput, Vec<Grid>)> {
-    let source = input::open(path, cfg.mmap)?;
-    let bytes = source.bytes();
-    let layout = input::detect(bytes, &cfg.layout).map_err(|reason| input::InputError::Layout {
-        path: path.to_string(),
-        reason,
-    })?;
-    let mut reader = match cfg.shard {
-        None => RecordReader::new(bytes, &layout, 0),
-        Some(s) => RecordReader::new_range(bytes, &layout, &shard::range(bytes, &layout, s), 0),
+    let options = ReadOptions {
+        layout: cfg.layout.clone(),
+        mmap: cfg.mmap,
+        shard: cfg.shard,
+        hash: true,
+        ..ReadOptions::default()
     };
+    let mut data = Dataset::open(path, &options)?;
     let mut batch: Vec<RawRecord> = Vec::new();
     let mut puzzles = Vec::new();
     let mut records = 0;
     loop {
-        reader
-            .fill(&mut batch, crate::batch::BATCH)
-            .with_context(|| format!("{path}: cannot read the CSV"))?;
+        data.fill(&mut batch, crate::batch::BATCH)?;
         if batch.is_empty() {
             break;
         }
@@ -268,11 +263,12 @@ fn load(path: &str, cfg: &BenchConfig) -> Result<(BenchInput, Vec<Grid>)> {
             *p = Isomorph::random(&mut rng).apply(p);
         }
     }
+    let done = data.finish()?;
     let info = BenchInput {
         path: path.to_string(),
-        bytes: bytes.len() as u64,
-        sha256: provenance::sha256_hex(bytes),
-        layout: layout.name(),
+        bytes: done.bytes,
+        sha256: done.sha256.unwrap_or_default(),
+        layout: done.layout,
         records,
         puzzles: puzzles.len() as u64,
         skipped_invalid: records - puzzles.len() as u64,

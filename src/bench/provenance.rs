@@ -3,7 +3,6 @@
 //! so a published number can be traced to a build, a machine and exact input bytes.
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 /// The build and the machine a benchmark ran on.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -68,15 +67,7 @@ pub fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-/// SHA-256 of `bytes`, lower-case hex (64 characters).
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(64);
-    for b in digest {
-        out.push_str(&format!("{b:02x}"));
-    }
-    out
-}
+pub use crate::input::sha256_hex;
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,7 @@
 //!   dispatches on `command`, so a [`merge`] call sees one [`Counts`] type), with one
 //!   solution limit.
 //! - **Shards** (`shard` = `K/N`): all of one run, so the same `N` and the same inputs (size
-//!   and xxh3-128 fingerprint, whatever the paths), each `K` once. A set that does not cover
+//!   and SHA-256 fingerprint, whatever the paths), each `K` once. A set that does not cover
 //!   `1/N` … `N/N` is refused, naming what is missing, unless `partial` is asked for; the
 //!   merged report then says `"partial": true` and lists `missing_shards`.
 //! - **Whole runs** (no `shard`, merged reports included) of different inputs add up; two
@@ -19,7 +19,7 @@
 use std::collections::BTreeSet;
 
 use super::{Counts, Header, InputInfo, Report};
-use crate::shard::Shard;
+use crate::input::Shard;
 
 /// Why a set of reports cannot be merged. Each names the report files concerned.
 #[derive(Debug, thiserror::Error)]
@@ -298,7 +298,7 @@ fn input_difference(a: &[InputInfo], b: &[InputInfo]) -> Option<String> {
                 "{} is {} bytes, {} is {} bytes",
                 x.path, x.bytes, y.path, y.bytes
             ))
-        } else if x.xxh3_128 != y.xxh3_128 {
+        } else if x.sha256 != y.sha256 {
             Some(format!(
                 "{} and {} have the same size but different contents",
                 x.path, y.path
@@ -317,7 +317,7 @@ fn check_disjoint<C>(reports: &[(String, Report<C>)]) -> Result<(), MergeError> 
             .header
             .inputs
             .iter()
-            .map(|i| (i.bytes, i.xxh3_128.as_str()))
+            .map(|i| (i.bytes, i.sha256.as_str()))
             .collect();
         if let Some(shared) = mine.iter().find(|k| seen.contains(*k)) {
             let (b, input) = reports
@@ -326,7 +326,7 @@ fn check_disjoint<C>(reports: &[(String, Report<C>)]) -> Result<(), MergeError> 
                     rb.header
                         .inputs
                         .iter()
-                        .find(|i| (i.bytes, i.xxh3_128.as_str()) == *shared)
+                        .find(|i| (i.bytes, i.sha256.as_str()) == *shared)
                         .map(|i| (b, i.path.clone()))
                 })
                 .expect("a fingerprint seen belongs to an earlier report");
@@ -350,7 +350,7 @@ mod tests {
         InputInfo {
             path: "a.txt".into(),
             bytes: 100,
-            xxh3_128: "f".repeat(32),
+            sha256: "f".repeat(64),
             layout: "lines".into(),
             records,
         }
@@ -442,7 +442,7 @@ mod tests {
         let counts = e(vec![shard(&[1], "1/2"), shard(&[2], "2/3")]);
         assert!(counts.contains("share N"), "{counts}");
         let mut other = shard(&[2], "2/2");
-        other.1.header.inputs[0].xxh3_128 = "0".repeat(32);
+        other.1.header.inputs[0].sha256 = "0".repeat(64);
         let inputs = e(vec![shard(&[1], "1/2"), other]);
         assert!(inputs.contains("different inputs"), "{inputs}");
         let mut whole = shard(&[2], "1/1");

@@ -17,13 +17,15 @@ use std::ops::AddAssign;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::input::Finished;
+
 pub use merge::{merge, MergeError};
 pub use solve::{
     ratio, Latency, RunRates, SolveCounts, SolveReport, Status, StatusCounts, Tally, TallySummary,
 };
 
 /// The version of the report's JSON layout. 2: the shared [`Header`] (`schema_version`,
-/// `xxh3_128` per input, `merged_from`, `shards`, `partial`, `missing_shards`,
+/// `sha256` per input, `merged_from`, `shards`, `partial`, `missing_shards`,
 /// `wall_ms_sum`); 1 (no `schema_version` field) is the layout of sudoku-batch 0.1 before it.
 pub const SCHEMA_VERSION: u32 = 2;
 
@@ -37,10 +39,11 @@ pub struct InputInfo {
     pub path: String,
     /// Size of the whole input, bytes (also with `--shard`).
     pub bytes: u64,
-    /// Content fingerprint: xxh3-128 of the whole input's bytes, 32 lower-case hex digits.
-    /// Two shards' reports belong to one input when size and fingerprint agree, whatever
-    /// the path was on each host.
-    pub xxh3_128: String,
+    /// Content fingerprint: SHA-256 of the whole input's bytes (also with `--shard`), 64
+    /// lower-case hex digits. Two shards' reports belong to one input when size and
+    /// fingerprint agree, whatever the path was on each host. Computed only when a report is
+    /// written ([`crate::input::ReadOptions::hash`]); empty otherwise.
+    pub sha256: String,
     /// Layout read: `lines` or `csv`.
     pub layout: String,
     /// Data records read (of the shard, with `--shard`; summed in a merged report).
@@ -48,24 +51,17 @@ pub struct InputInfo {
 }
 
 impl InputInfo {
-    /// The entry for input `path` whose whole contents are `bytes`, read as `layout`, of
-    /// which `records` records were read.
-    pub fn new(path: &str, bytes: &[u8], layout: &str, records: u64) -> InputInfo {
+    /// The entry for input `path`, as its reader `done` describes it, of which `records`
+    /// records were read.
+    pub fn new(path: &str, done: &Finished, records: u64) -> InputInfo {
         InputInfo {
             path: path.to_string(),
-            bytes: bytes.len() as u64,
-            xxh3_128: fingerprint(bytes),
-            layout: layout.to_string(),
+            bytes: done.bytes,
+            sha256: done.sha256.clone().unwrap_or_default(),
+            layout: done.layout.to_string(),
             records,
         }
     }
-}
-
-/// The content fingerprint of an input: xxh3-128 of `bytes`, 32 lower-case hex digits. It
-/// reads every byte once (about 0.1 s per GB), also for a shard, so that shards of different
-/// files are never merged.
-pub fn fingerprint(bytes: &[u8]) -> String {
-    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
 }
 
 /// The fields every report starts with, whatever the command.

@@ -22,11 +22,10 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use crate::batch::{commit_outputs, pipeline, progress_bar, worker_pool, ReadConfig};
-use crate::input::{self, Layout, RawRecord, RecordReader};
+use crate::input::{Dataset, Layout, RawRecord, ReadOptions};
 use crate::output::rejects::{RejectRow, RejectsWriter};
 use crate::output::Target;
 use crate::report::{Header, InputInfo, Report};
-use crate::shard;
 use crate::summary::{count, print_notes};
 use check::{check_record, Checked, FieldNames, Verdict};
 use dedup::{Fingerprints, FirstSeen};
@@ -124,69 +123,6 @@ fn field_names(layout: &Layout) -> FieldNames {
     names
 }
 
-/// Finds the puzzle and solution fields of a rejected row as they stand in the input.
-enum RowText<'a> {
-    /// CSV: the fields are kept in each record.
-    Csv {
-        puzzle: usize,
-        solution: Option<usize>,
-    },
-    /// Lines: walk forward to the row's line (rows come in increasing line order, and only
-    /// rejected rows need it, so the walk costs at most one pass over the input).
-    Lines {
-        bytes: &'a [u8],
-        pos: usize,
-        line: u64,
-        field: usize,
-    },
-}
-
-impl<'a> RowText<'a> {
-    fn new(bytes: &'a [u8], layout: &Layout) -> RowText<'a> {
-        match *layout {
-            Layout::Csv {
-                puzzle, solution, ..
-            } => RowText::Csv { puzzle, solution },
-            Layout::Lines { field } => RowText::Lines {
-                bytes: bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes),
-                pos: 0,
-                line: 1,
-                field,
-            },
-        }
-    }
-
-    /// The puzzle and solution fields of `raw` (empty when absent).
-    fn fields<'r>(&'r mut self, raw: &'r RawRecord) -> (&'r [u8], &'r [u8]) {
-        match self {
-            RowText::Csv { puzzle, solution } => {
-                let Some(f) = raw.fields.as_ref() else {
-                    return (b"", b"");
-                };
-                let s = solution.and_then(|i| f.get(i)).unwrap_or(b"");
-                (f.get(*puzzle).unwrap_or(b""), s)
-            }
-            RowText::Lines {
-                bytes,
-                pos,
-                line,
-                field,
-            } => {
-                while *line < raw.line && *pos < bytes.len() {
-                    let rest = &bytes[*pos..];
-                    *pos += memchr::memchr(b'\n', rest).map_or(rest.len(), |n| n + 1);
-                    *line += 1;
-                }
-                let rest = &bytes[*pos..];
-                let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-                let record = input::data_line(&rest[..end]).unwrap_or(b"");
-                let (p, s) = input::line_fields(record, *field);
-                (p.unwrap_or(b""), s.unwrap_or(b""))
-            }
-        }
-    }
-}
-
 /// The sequential consumer: counts, duplicates, rejects, examples.
 struct Auditor {
     rejects: Option<RejectsWriter>,
@@ -224,13 +160,13 @@ impl Auditor {
         path: &str,
         next_record: u64,
     ) -> Result<(InputInfo, u64, bool)> {
-        let source = input::open(path, cfg.read.mmap)?;
-        let bytes = source.bytes();
-        let layout =
-            input::detect(bytes, &cfg.read.layout).map_err(|reason| input::InputError::Layout {
-                path: path.to_string(),
-                reason,
-            })?;
+        let options = ReadOptions {
+            keep_text: true,
+            hash: cfg.report.is_some(),
+            ..cfg.read.options()
+        };
+        let mut data = Dataset::open(path, &options)?;
+        let layout = data.layout().clone();
         if let (Some(col), Layout::Lines { .. }) = (&cfg.read.layout.solution_column, &layout) {
             bail!(
                 "{path}: --solution-column {col:?} needs a CSV input, but no header names a \
@@ -238,35 +174,25 @@ impl Auditor {
             );
         }
         let names = field_names(&layout);
-        let mut text = RowText::new(bytes, &layout);
         self.paths.push(path.to_string());
-        let mut reader = match cfg.read.shard {
-            None => RecordReader::new(bytes, &layout, next_record),
-            Some(s) => {
-                let range = shard::range(bytes, &layout, s);
-                RecordReader::new_range(bytes, &layout, &range, next_record)
-            }
-        };
+        data.number_from(next_record);
         let consumed_before = self.counts.rows;
-        let pb = progress_bar(bytes.len() as u64, cfg.read.quiet);
+        let pb = progress_bar(data.len(), cfg.read.quiet);
         let interrupted = pipeline(
-            &mut reader,
+            &mut data,
             |r| check_record(r, cfg.limit, &names),
-            |raws, checks| self.consume(index, &mut text, raws, checks),
+            |raws, checks| self.consume(index, &layout, raws, checks),
             &pb,
-            path,
         )?;
         pb.finish_and_clear();
+        let done = data.finish()?;
         // Records checked and counted: fewer than records read when interrupted.
         let records = self.counts.rows - consumed_before;
-        let next = match cfg.read.shard {
-            None => reader.next_record(),
-            Some(_) => next_record + shard::total_records(bytes, &layout),
-        };
+        let next = done.next_record;
         if records == 0 && !cfg.read.quiet {
             eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
         }
-        let info = InputInfo::new(path, bytes, layout.name(), records);
+        let info = InputInfo::new(path, &done, records);
         Ok((info, next, interrupted))
     }
 
@@ -280,7 +206,7 @@ impl Auditor {
     fn consume(
         &mut self,
         input: u32,
-        text: &mut RowText<'_>,
+        layout: &Layout,
         raws: &[RawRecord],
         checks: &[Checked],
     ) -> Result<()> {
@@ -321,7 +247,7 @@ impl Auditor {
                     (None, Some(r)) => r,
                     (None, None) => String::new(),
                 };
-                self.reject(input, text, raw, verdict, &detail)?;
+                self.reject(input, layout, raw, verdict, &detail)?;
             }
         }
         Ok(())
@@ -340,7 +266,7 @@ impl Auditor {
     fn reject(
         &mut self,
         input: u32,
-        text: &mut RowText<'_>,
+        layout: &Layout,
         raw: &RawRecord,
         verdict: Verdict,
         detail: &str,
@@ -361,7 +287,7 @@ impl Auditor {
             self.notes.push(note);
         }
         if let Some(w) = &mut self.rejects {
-            let (puzzle, solution) = text.fields(raw);
+            let (puzzle, solution) = layout.record_text(raw);
             let row = RejectRow {
                 record: raw.record,
                 line: raw.line,

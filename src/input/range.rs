@@ -16,7 +16,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::input::{self, Layout};
+use super::layout::Layout;
+use super::record::{data_line, is_csv_data_line, BOM};
 
 /// Shard `index` of `count` (1-based: `1 <= index <= count`), written `K/N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -110,11 +111,7 @@ pub fn total_records(bytes: &[u8], layout: &Layout) -> u64 {
 
 /// The first byte after a BOM and, for a CSV with a header, after the header line.
 fn body_start(bytes: &[u8], layout: &Layout) -> usize {
-    let mut pos = if bytes.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
+    let mut pos = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
     if let Layout::Csv {
         header: Some(_), ..
     } = layout
@@ -140,16 +137,13 @@ fn next_line_start(bytes: &[u8], pos: usize) -> usize {
     memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i + 1)
 }
 
-/// Whether a physical line is a record: the rules of `input`'s readers (lines:
-/// [`input::data_line`]; CSV: not empty, not `#`, as the `csv` crate skips them).
+/// Whether a physical line (with its `\n`, if any) starts a record: the rules of
+/// [`super::record`].
 fn is_data_line(line: &[u8], layout: &Layout) -> bool {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     match layout {
-        Layout::Lines { .. } => input::data_line(line).is_some(),
-        Layout::Csv { .. } => {
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            !line.is_empty() && line[0] != b'#'
-        }
+        Layout::Lines { .. } => data_line(line).is_some(),
+        Layout::Csv { .. } => is_csv_data_line(line),
     }
 }
 

@@ -1,0 +1,248 @@
+//! The line and CSV readers: turn a block of input bytes into [`RawRecord`]s.
+//!
+//! A reader is a cursor: a byte position in the current block plus the counters that go on
+//! from block to block (line, record, the CSV row width). A block always starts and ends at
+//! a record boundary (a line start), so a block boundary never splits a record: the whole
+//! memory map of a file is one block; a stream is read in bounded blocks cut at line ends
+//! (see [`super::source`]).
+
+use super::layout::Layout;
+use super::record::{count_newlines, data_line, line_fields, spanning_lines};
+use super::RawRecord;
+use crate::grid::{parse_cells, parse_solution, Grid, ParseError};
+
+/// Where a reader stands, for either layout.
+pub(crate) enum Cursor {
+    Lines(LineCursor),
+    Csv(CsvCursor),
+}
+
+impl Cursor {
+    /// A cursor at byte `pos` of the first block, where 1-based line `line` starts and the
+    /// next record gets number `record`. `keep_text`: lines records keep their puzzle and
+    /// solution fields as read (see [`RawRecord::fields`]).
+    pub(crate) fn new(
+        layout: &Layout,
+        pos: usize,
+        line: u64,
+        record: u64,
+        keep_text: bool,
+    ) -> Cursor {
+        match layout {
+            Layout::Lines { field } => Cursor::Lines(LineCursor {
+                pos,
+                line: line.saturating_sub(1),
+                record,
+                field: *field,
+                keep_text,
+            }),
+            Layout::Csv {
+                header,
+                puzzle,
+                solution,
+            } => Cursor::Csv(CsvCursor {
+                pos,
+                line,
+                record,
+                puzzle: *puzzle,
+                solution: *solution,
+                expected_fields: header.as_ref().map(Vec::len),
+            }),
+        }
+    }
+
+    /// Appends up to `max - out.len()` records read from `block[pos..]` to `out`.
+    ///
+    /// # Errors
+    /// Only an error of the CSV reader; bad records are records with an error.
+    pub(crate) fn fill(
+        &mut self,
+        block: &[u8],
+        out: &mut Vec<RawRecord>,
+        max: usize,
+    ) -> Result<(), csv::Error> {
+        match self {
+            Cursor::Lines(c) => {
+                c.fill(block, out, max);
+                Ok(())
+            }
+            Cursor::Csv(c) => c.fill(block, out, max),
+        }
+    }
+
+    /// Byte position in the current block.
+    pub(crate) fn pos(&self) -> usize {
+        match self {
+            Cursor::Lines(c) => c.pos,
+            Cursor::Csv(c) => c.pos,
+        }
+    }
+
+    /// The number the next record will get.
+    pub(crate) fn next_record(&self) -> u64 {
+        match self {
+            Cursor::Lines(c) => c.record,
+            Cursor::Csv(c) => c.record,
+        }
+    }
+
+    /// Counts records from `record` on (before the first is read).
+    pub(crate) fn set_next_record(&mut self, record: u64) {
+        match self {
+            Cursor::Lines(c) => c.record = record,
+            Cursor::Csv(c) => c.record = record,
+        }
+    }
+}
+
+/// Reads a lines input.
+pub(crate) struct LineCursor {
+    pos: usize,
+    /// Physical lines passed so far.
+    line: u64,
+    record: u64,
+    field: usize,
+    keep_text: bool,
+}
+
+impl LineCursor {
+    fn fill(&mut self, block: &[u8], out: &mut Vec<RawRecord>, max: usize) {
+        while out.len() < max && self.pos < block.len() {
+            let rest = &block[self.pos..];
+            let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+            self.pos += (end + 1).min(rest.len());
+            self.line += 1;
+            let Some(line) = data_line(&rest[..end]) else {
+                continue;
+            };
+            let (puzzle, solution, fields) = self.parse(line);
+            out.push(RawRecord {
+                record: self.record,
+                line: self.line,
+                puzzle,
+                solution,
+                fields,
+            });
+            self.record += 1;
+        }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn parse(
+        &self,
+        line: &[u8],
+    ) -> (
+        Result<Grid, ParseError>,
+        Option<Result<Grid, ParseError>>,
+        Option<csv::ByteRecord>,
+    ) {
+        // The common case, a line of exactly one puzzle: one pass over its bytes.
+        if self.field == 0 && line.len() == 81 && !self.keep_text {
+            if let Ok(g) = parse_cells(line) {
+                return (Ok(g), None, None);
+            }
+        }
+        let (puzzle, solution) = line_fields(line, self.field);
+        let fields = self.keep_text.then(|| {
+            let mut f = csv::ByteRecord::new();
+            f.push_field(puzzle.unwrap_or(b""));
+            f.push_field(solution.unwrap_or(b""));
+            f
+        });
+        let missing = ParseError::MissingField {
+            column: self.field + 1,
+        };
+        (
+            puzzle.ok_or(missing).and_then(parse_cells),
+            solution.map(parse_solution),
+            fields,
+        )
+    }
+}
+
+/// Reads a CSV input with the `csv` crate, one reader per call over the rest of the block
+/// (a block starts at a line start, and the crate's reader holds no state across records
+/// that a fresh reader would miss).
+pub(crate) struct CsvCursor {
+    pos: usize,
+    /// 1-based line that starts at `pos` (counted here from newline bytes, since the csv
+    /// crate's own count does not fit CRLF).
+    line: u64,
+    record: u64,
+    puzzle: usize,
+    solution: Option<usize>,
+    expected_fields: Option<usize>,
+}
+
+impl CsvCursor {
+    fn fill(
+        &mut self,
+        block: &[u8],
+        out: &mut Vec<RawRecord>,
+        max: usize,
+    ) -> Result<(), csv::Error> {
+        let body = &block[self.pos.min(block.len())..];
+        let mut rdr = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .comment(Some(b'#'))
+            .from_reader(body);
+        let mut rec = csv::ByteRecord::new();
+        // A byte offset in `body` and the 1-based line that starts there.
+        let mut line_at = (0u64, self.line);
+        while out.len() < max && rdr.read_byte_record(&mut rec)? {
+            // The csv crate may place a record's start on the `\n` of the previous CRLF, or
+            // before blank lines and `#` comment lines that it skipped.
+            let mut at = rec.position().map_or(line_at.0, csv::Position::byte);
+            loop {
+                match body.get(at as usize) {
+                    Some(b'\r' | b'\n') => at += 1,
+                    Some(b'#') => {
+                        let rest = &body[at as usize..];
+                        at += memchr::memchr(b'\n', rest).map_or(rest.len(), |n| n + 1) as u64;
+                    }
+                    _ => break,
+                }
+            }
+            let skipped = body.get(line_at.0 as usize..at as usize).unwrap_or(&[]);
+            line_at = (at, line_at.1 + count_newlines(skipped));
+            out.push(self.record_of(&rec, line_at.1));
+            self.record += 1;
+        }
+        let used = rdr.position().byte().min(body.len() as u64);
+        let tail = body
+            .get(line_at.0.min(used) as usize..used as usize)
+            .unwrap_or(&[]);
+        self.line = line_at.1 + count_newlines(tail);
+        self.pos += used as usize;
+        Ok(())
+    }
+
+    fn record_of(&mut self, rec: &csv::ByteRecord, line: u64) -> RawRecord {
+        let expected = *self.expected_fields.get_or_insert(rec.len());
+        let field = |i: usize| {
+            rec.get(i)
+                .map(<[u8]>::trim_ascii)
+                .ok_or(ParseError::MissingField { column: i + 1 })
+        };
+        let (puzzle, solution) = if rec.len() != expected {
+            let e = ParseError::FieldCount {
+                found: rec.len(),
+                expected,
+            };
+            (Err(e), None)
+        } else {
+            (
+                field(self.puzzle).and_then(parse_cells),
+                self.solution.map(|i| field(i).and_then(parse_solution)),
+            )
+        };
+        RawRecord {
+            record: self.record,
+            line,
+            puzzle: puzzle.map_err(|e| spanning_lines(e, rec)),
+            solution,
+            fields: Some(rec.clone()),
+        }
+    }
+}

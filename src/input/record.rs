@@ -1,0 +1,100 @@
+//! What a data record is: the one definition used by the line and CSV readers, the
+//! layout sniffer ([`super::layout`]), the shard ranges ([`super::range`]) and `verify`.
+//!
+//! - A **lines** input has one record per physical line that is not blank and does not start
+//!   with `#` (blanks at either end are not part of the record). Its puzzle is the first 81
+//!   characters when they are cells followed by the end or a separator, else the
+//!   whitespace-separated field the layout names; its stored solution is the field of 10 or
+//!   more characters after the puzzle (see [`line_fields`]).
+//! - A **CSV** input has one record per row the `csv` crate reads; physical lines that are
+//!   empty or start with `#` are skipped, as the crate skips them.
+//! - A UTF-8 byte-order mark at the very start is not part of any record ([`strip_bom`]).
+
+use crate::grid::{is_cell_byte, ParseError};
+
+/// The UTF-8 byte-order mark.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// `bytes` without a leading UTF-8 byte-order mark.
+pub fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(BOM).unwrap_or(bytes)
+}
+
+/// The record on one physical line of a lines input (`line` without its `\n`), or `None`
+/// for a blank line or a `#` comment. Blanks at either end are not part of the record, so
+/// an indented puzzle is read, not reported as an empty field.
+pub fn data_line(line: &[u8]) -> Option<&[u8]> {
+    let line = line.trim_ascii();
+    (!line.is_empty() && line[0] != b'#').then_some(line)
+}
+
+/// Whether one physical CSV line (without its `\n`) can start a record: not empty (a lone
+/// `\r` counts as empty) and not a `#` comment.
+pub fn is_csv_data_line(line: &[u8]) -> bool {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    !line.is_empty() && line[0] != b'#'
+}
+
+/// Whether `line` starts with 81 cells followed by the end or a separator.
+pub(crate) fn starts_with_puzzle(line: &[u8]) -> bool {
+    line.len() >= 81
+        && line[..81].iter().all(|&b| is_cell_byte(b))
+        && line.get(81).is_none_or(|&b| is_separator(b))
+}
+
+fn is_separator(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b':' | b',' | b';' | b'#')
+}
+
+/// Splits the text after a line's puzzle into a known solution field, if it holds one: the
+/// last field (separated by `,` `;` `:` tab or space) of 10 or more characters. Shorter
+/// fields (a solution count, a rating) and `#` comments are not solutions.
+fn trailing_solution(rest: &[u8]) -> Option<&[u8]> {
+    let rest = rest.trim_ascii();
+    if rest.first() == Some(&b'#') {
+        return None;
+    }
+    rest.split(|&b| matches!(b, b',' | b';' | b':' | b' ' | b'\t'))
+        .rfind(|f| !f.is_empty())
+        .filter(|f| f.len() >= 10)
+}
+
+/// The puzzle field and the known-solution field of one data line of a lines input, as
+/// they stand in the line (`line` as returned by [`data_line`]; `field` as in
+/// [`super::Layout::Lines`]). The puzzle is `None` when the line has no field `field`; the
+/// solution is `None` when the line carries none. The readers parse exactly these fields,
+/// so `verify` can quote them as found.
+pub fn line_fields(line: &[u8], field: usize) -> (Option<&[u8]>, Option<&[u8]>) {
+    if field == 0 {
+        if starts_with_puzzle(line) {
+            return (Some(&line[..81]), trailing_solution(&line[81..]));
+        }
+        let end = line
+            .iter()
+            .position(|&b| is_separator(b) && b != b'#')
+            .unwrap_or(line.len());
+        return (Some(&line[..end]), trailing_solution(&line[end..]));
+    }
+    let mut fields = line
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|f| !f.is_empty());
+    (fields.nth(field), None)
+}
+
+/// `e`, or `e` wrapped in [`ParseError::SpansLines`] when the record holds newlines: a bad
+/// record over several lines is most likely an unclosed quote that ate the lines after it.
+pub(crate) fn spanning_lines(e: ParseError, rec: &csv::ByteRecord) -> ParseError {
+    let newlines: u64 = rec.iter().map(count_newlines).sum();
+    if newlines == 0 {
+        return e;
+    }
+    ParseError::SpansLines {
+        line_breaks: newlines,
+        cause: Box::new(e),
+    }
+}
+
+/// `\n` bytes in `bytes`.
+pub(crate) fn count_newlines(bytes: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', bytes).count() as u64
+}
