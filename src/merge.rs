@@ -1,6 +1,6 @@
 //! `sudoku-batch report merge OUT.json IN.json... [--partial]`: read the `--report` files of
 //! the shards of a run (`solve` or `verify` with `--shard K/N`), check that they fit
-//! together and add them up ([`crate::report::merge`] holds the rules), and write one
+//! together and add them up ([`mod@crate::report::merge`] holds the rules), and write one
 //! report of the same [`Report`] type.
 
 use anyhow::{bail, Context, Result};

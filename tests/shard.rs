@@ -76,6 +76,15 @@ fn solve(dir: &Path, input: &Path, shard: Option<&str>, tag: &str) -> Run {
     }
 }
 
+/// Runs `report merge OUT REPORTS...`.
+fn merge(out: &Path, reports: &[PathBuf]) -> assert_cmd::assert::Assert {
+    bin()
+        .args(["report", "merge"])
+        .arg(out)
+        .args(reports)
+        .assert()
+}
+
 fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -116,12 +125,7 @@ fn check_union(input: &Path, csv: bool) {
         assert_eq!(out, whole.out, "{name}: solutions of {n} shards");
         assert_eq!(stats, whole.stats, "{name}: stats rows of {n} shards");
         let merged = dir.path().join(format!("merged{n}.json"));
-        bin()
-            .args(["report", "merge"])
-            .arg(&merged)
-            .args(&reports)
-            .assert()
-            .code(0);
+        merge(&merged, &reports).code(0);
         let m = json(&merged);
         for key in ["records", "status", "input_bytes", "solution_limit"] {
             assert_eq!(
@@ -360,12 +364,7 @@ fn verify_shard_reports_merge_to_the_whole_file() {
         reports.push(report);
     }
     let merged = dir.path().join("vm.json");
-    bin()
-        .args(["report", "merge"])
-        .arg(&merged)
-        .args(&reports)
-        .assert()
-        .code(0);
+    merge(&merged, &reports).code(0);
     let m = json(&merged);
     assert_eq!(m["command"], "verify");
     assert_eq!(m["rows"], 40);

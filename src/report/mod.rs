@@ -6,7 +6,7 @@
 //! and content fingerprint, shard, threads, wall time) followed by the command's counts
 //! ([`Counts`]: [`SolveCounts`] or [`crate::verify::report::VerifyCounts`]), flattened into
 //! one JSON object. Counts add (`AddAssign`), so merging the reports of the shards of a run
-//! is a fold ([`merge`]); the figures derived from them (rates, percentiles) are computed
+//! is a fold ([`mod@merge`]); the figures derived from them (rates, percentiles) are computed
 //! again from the sums ([`Counts::finish`]).
 
 pub mod merge;
