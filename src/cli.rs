@@ -6,7 +6,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::batch::{ReadConfig, SolveConfig};
 use crate::bench::{BenchConfig, Exports};
+use crate::dataset::augment::{AugmentConfig, AugmentOptions};
+use crate::dataset::TableOutput;
 use crate::input::{Format, LayoutOptions, Shard};
+use crate::output::table::TableFormat;
 use crate::verify::VerifyConfig;
 
 /// Solve, verify and benchmark Sudoku puzzle datasets, millions of puzzles at a time.
@@ -31,6 +34,9 @@ pub enum Command {
     /// Check every row of a dataset: puzzle shape, clue conflicts, uniqueness, and the stored
     /// solution when there is one; name each row that is wrong and why.
     Verify(VerifyArgs),
+    /// Write K random isomorphs of every puzzle with their solutions, reproducibly from a
+    /// seed: source_record,puzzle,solution,transform.
+    Augment(AugmentArgs),
 }
 
 /// Input layout for `--format`.
@@ -42,6 +48,30 @@ pub enum FormatArg {
     Lines,
     /// A CSV file with a puzzle column.
     Csv,
+}
+
+/// Table output format for `--output-format`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum TableFormatArg {
+    /// Comma-separated values with a header row.
+    Csv,
+    /// One line per row, no header: the grid columns separated by a space.
+    Txt,
+    /// JSON Lines: one object per row.
+    Jsonl,
+    /// numpy .npz: one array per column, grids as N×81 uint8 (0 = blank).
+    Npz,
+}
+
+impl From<TableFormatArg> for TableFormat {
+    fn from(f: TableFormatArg) -> TableFormat {
+        match f {
+            TableFormatArg::Csv => TableFormat::Csv,
+            TableFormatArg::Txt => TableFormat::Txt,
+            TableFormatArg::Jsonl => TableFormat::Jsonl,
+            TableFormatArg::Npz => TableFormat::Npz,
+        }
+    }
 }
 
 /// Layout flags shared by every command that reads puzzles (`solve`, `verify`, `bench`).
@@ -518,6 +548,67 @@ impl VerifyArgs {
             limit: self.limit,
             rejects: self.rejects,
             report: self.report,
+        })
+    }
+}
+
+/// Flags of `augment`.
+#[derive(Debug, Args)]
+pub struct AugmentArgs {
+    /// Inputs and how to read them (a CSV solution column is used when present).
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Isomorphs written per puzzle.
+    #[arg(short = 'n', long = "copies", value_name = "K", default_value = "8", value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    pub copies: u32,
+    /// Seed of the counter-based generator: the same seed gives the same bytes at any -j
+    /// and across shards.
+    #[arg(long, value_name = "S", default_value = "0")]
+    pub seed: u64,
+    /// Also write each puzzle as it is (transform 0-012345678-012345678-123456789) before
+    /// its isomorphs.
+    #[arg(long)]
+    pub include_original: bool,
+    /// Write the isomorphs of puzzles that are not uniquely solvable, with an empty
+    /// solution, instead of skipping them.
+    #[arg(long)]
+    pub keep_unsolved: bool,
+    /// CSV solution column: header name (case-insensitive) or 1-based index [default: a
+    /// column named solutions, solution, answer or answers].
+    #[arg(long, value_name = "NAME")]
+    pub solution_column: Option<String>,
+    /// Write the pairs here (`-`: standard output); the extension picks the format (.csv,
+    /// .txt, .jsonl, .npz; anything else: CSV).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: String,
+    /// The output format, whatever the extension.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<TableFormatArg>,
+}
+
+impl AugmentArgs {
+    /// Checks the flags together and builds the library config.
+    ///
+    /// # Errors
+    /// A message naming the flag when a value does not fit.
+    pub fn into_config(self) -> Result<AugmentConfig, String> {
+        let inputs = self.input.inputs();
+        if inputs.iter().filter(|p| *p == "-").count() > 1 {
+            return Err("standard input (-) can be read only once".into());
+        }
+        let outputs = [("-o", Some(&self.output))];
+        output_is_input(&inputs, &outputs)?;
+        let mut read = self.input.read_config(inputs)?;
+        read.layout.solution_column = self.solution_column;
+        Ok(AugmentConfig {
+            read,
+            options: AugmentOptions {
+                copies: self.copies,
+                seed: self.seed,
+                include_original: self.include_original,
+                keep_unsolved: self.keep_unsolved,
+            },
+            output: TableOutput::new(self.output, self.output_format.map(Into::into)),
         })
     }
 }

@@ -25,8 +25,10 @@
 
 pub mod batch;
 pub mod bench;
+pub mod canon;
 pub mod cli;
 pub mod cluster;
+pub mod dataset;
 pub mod export;
 pub mod failure;
 pub mod grid;
@@ -110,6 +112,15 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
             let merged = merge::merge_files(&inputs, partial)?;
             batch::write_json(&output, &merged)?;
             Ok(ExitCode::SUCCESS)
+        }
+        cli::Command::Augment(args) => {
+            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
+            let counts = dataset::augment::run_augment(&cfg)?;
+            if counts.interrupted {
+                return Ok(ExitCode::from(130));
+            }
+            Ok(ExitCode::from(u8::from(counts.skipped() > 0)))
         }
         cli::Command::Verify(args) => {
             let cfg = args.into_config().map_err(anyhow::Error::msg)?;

@@ -1,10 +1,14 @@
 //! Output: where results go. One [`SolutionWriter`] per format (lines, CSV), the per-record
-//! stats CSV, the `verify` rejects CSV, and [`Target`], which writes a file through a temporary beside it and renames it
+//! stats CSV, the `verify` rejects CSV, [`table`] output (CSV, text, JSON Lines, `.npz`) for
+//! `augment` and `rate`, and [`Target`], which writes a file through a temporary beside it and renames it
 //! into place only when the run completes.
 
 mod csv_out;
+mod jsonl;
 mod lines;
+pub mod npz;
 pub mod rejects;
+pub mod table;
 
 pub use csv_out::CsvWriter;
 pub use lines::LinesWriter;

@@ -1,0 +1,396 @@
+//! `augment`: for every record, `K` random isomorphs of the puzzle with the same transform
+//! applied to its solution (the stored one, or the solver's), written as
+//! `source_record,puzzle,solution,transform` (issue 13).
+//!
+//! The `k`-th isomorph of record `r` is [`Isomorph::keyed`]`(seed, r, k)`: it depends on
+//! nothing else, so the output is the same bytes at any `-j`, and the shards of a
+//! `--shard K/N` run, joined in order (headers dropped), give the whole run's rows.
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+
+use super::{each_input, TableOutput};
+use crate::batch::{commit_outputs, print_notes, ReadConfig, BATCH};
+use crate::grid::{Grid, ParseError};
+use crate::input::RawRecord;
+use crate::isomorph::Isomorph;
+use crate::output::table::{table_writer, Column, Kind, TableWriter, Value};
+use crate::output::Target;
+use crate::solver;
+
+/// The output columns: the 0-based record the pair comes from, the transformed puzzle and
+/// solution (81 digits, `0` = blank; the solution empty when kept without one), and the
+/// [transform code](Isomorph#transform-code) that maps the source row onto this one.
+pub const COLUMNS: &[Column] = &[
+    Column {
+        name: "source_record",
+        kind: Kind::Int,
+    },
+    Column {
+        name: "puzzle",
+        kind: Kind::Grid,
+    },
+    Column {
+        name: "solution",
+        kind: Kind::Grid,
+    },
+    Column {
+        name: "transform",
+        kind: Kind::Text,
+    },
+];
+
+/// What `augment` draws and keeps.
+#[derive(Clone, Copy, Debug)]
+pub struct AugmentOptions {
+    /// Isomorphs per record (`-n`).
+    pub copies: u32,
+    /// The generator's seed (`--seed`).
+    pub seed: u64,
+    /// Also write the record itself first, with the identity transform.
+    pub include_original: bool,
+    /// Write the isomorphs of a puzzle that is not uniquely solvable, without a solution,
+    /// instead of skipping it.
+    pub keep_unsolved: bool,
+}
+
+/// Everything `augment` needs, validated.
+#[derive(Clone, Debug)]
+pub struct AugmentConfig {
+    /// Inputs and how to read them.
+    pub read: ReadConfig,
+    /// What to draw.
+    pub options: AugmentOptions,
+    /// Where the pairs go.
+    pub output: TableOutput,
+}
+
+/// Why a record gave no pairs, or gave pairs without a solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Skip {
+    /// Not a puzzle, or two givens clash.
+    Invalid(ParseError),
+    /// No solution.
+    Unsolvable,
+    /// More than one solution.
+    Multiple,
+    /// The stored solution is not a complete valid grid keeping the givens, or does not parse.
+    WrongSolution(String),
+}
+
+/// The pairs drawn from one record, or why there are none.
+#[derive(Clone, Debug)]
+pub struct Augmented {
+    /// 0-based record over the run.
+    pub record: u64,
+    /// 1-based line in its input.
+    pub line: u64,
+    /// Why the record was skipped or written without solutions; `None` when augmented.
+    pub skip: Option<Skip>,
+    /// The pairs, in output order: the puzzle, its solution (`None` when kept without one)
+    /// and the transform that made them from the record.
+    pub pairs: Vec<(Grid, Option<Grid>, Isomorph)>,
+}
+
+/// The solution that `raw`'s pairs carry: the stored one when it fits the puzzle, else the
+/// solver's when it is unique.
+fn solution_of(raw: &RawRecord, puzzle: &Grid) -> Result<Grid, Skip> {
+    match &raw.solution {
+        Some(Ok(s)) if s.is_complete_valid() && s.keeps_givens(puzzle) => Ok(*s),
+        Some(Ok(s)) => Err(Skip::WrongSolution(format!(
+            "the stored solution {s} is not a valid completion of the puzzle"
+        ))),
+        Some(Err(e)) => Err(Skip::WrongSolution(format!("stored solution: {e}"))),
+        None => {
+            let found = solver::solve(puzzle, 2);
+            if found.givens_clash {
+                let why = puzzle
+                    .conflicts()
+                    .unwrap_or_else(|| "two givens clash".to_string());
+                return Err(Skip::Invalid(ParseError::Conflict(why)));
+            }
+            match (found.count, found.grid) {
+                (1, Some(g)) => Ok(g),
+                (0, _) => Err(Skip::Unsolvable),
+                _ => Err(Skip::Multiple),
+            }
+        }
+    }
+}
+
+/// Draws the pairs of one record (see [`Augmented`]).
+pub fn augment_record(raw: &RawRecord, opts: &AugmentOptions) -> Augmented {
+    let mut out = Augmented {
+        record: raw.record,
+        line: raw.line,
+        skip: None,
+        pairs: Vec::new(),
+    };
+    let puzzle = match &raw.puzzle {
+        Ok(p) => *p,
+        Err(e) => {
+            out.skip = Some(Skip::Invalid(e.clone()));
+            return out;
+        }
+    };
+    let solution = match solution_of(raw, &puzzle) {
+        Ok(s) => Some(s),
+        Err(skip) => {
+            let keep = opts.keep_unsolved && matches!(skip, Skip::Unsolvable | Skip::Multiple);
+            out.skip = Some(skip);
+            if !keep {
+                return out;
+            }
+            None
+        }
+    };
+    out.pairs
+        .reserve(opts.copies as usize + usize::from(opts.include_original));
+    if opts.include_original {
+        out.pairs.push((puzzle, solution, Isomorph::IDENTITY));
+    }
+    for k in 0..u64::from(opts.copies) {
+        let iso = Isomorph::keyed(opts.seed, raw.record, k);
+        let pair = match &solution {
+            Some(s) => {
+                let [p, s] = iso.apply_all([&puzzle, s]);
+                (p, Some(s))
+            }
+            None => (iso.apply_all([&puzzle])[0], None),
+        };
+        out.pairs.push((pair.0, pair.1, iso));
+    }
+    out
+}
+
+/// What an `augment` run did, by record.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AugmentCounts {
+    /// Records read.
+    pub records: u64,
+    /// Records augmented with their solution.
+    pub augmented: u64,
+    /// Rows written.
+    pub pairs: u64,
+    /// Records that are not puzzles, or whose givens clash: skipped.
+    pub invalid: u64,
+    /// Records with no solution: skipped, or kept without solutions.
+    pub unsolvable: u64,
+    /// Records with more than one solution: skipped, or kept without solutions.
+    pub multiple: u64,
+    /// Records whose stored solution is wrong: skipped.
+    pub wrong_solution: u64,
+    /// Records written without solutions (`--keep-unsolved`).
+    pub kept: u64,
+    /// The run was stopped by Ctrl-C; the counts cover the records written.
+    pub interrupted: bool,
+}
+
+impl AugmentCounts {
+    /// Records that gave no rows.
+    pub fn skipped(&self) -> u64 {
+        self.records - self.augmented - self.kept
+    }
+}
+
+/// Invalid records named one by one on stderr before the rest are only counted.
+const MAX_NOTES: usize = 10;
+
+/// Writes the rows of each record and counts what happened.
+struct Writer {
+    table: Box<dyn TableWriter + Send>,
+    counts: AugmentCounts,
+    notes: Vec<String>,
+    unsynced: usize,
+}
+
+impl Writer {
+    fn write(&mut self, path: &str, results: &[Augmented]) -> Result<()> {
+        let mut code = [0u8; crate::isomorph::CODE_LEN];
+        for a in results {
+            let c = &mut self.counts;
+            c.records += 1;
+            match &a.skip {
+                None => c.augmented += 1,
+                Some(skip) => {
+                    match skip {
+                        Skip::Invalid(_) => c.invalid += 1,
+                        Skip::Unsolvable => c.unsolvable += 1,
+                        Skip::Multiple => c.multiple += 1,
+                        Skip::WrongSolution(_) => c.wrong_solution += 1,
+                    }
+                    if !a.pairs.is_empty() {
+                        c.kept += 1;
+                    }
+                    if self.notes.len() < MAX_NOTES {
+                        self.notes
+                            .push(format!("{path}:{}: {}", a.line, describe(skip)));
+                    }
+                }
+            }
+            for (p, s, iso) in &a.pairs {
+                iso.write_code(&mut code);
+                let code = std::str::from_utf8(&code).expect("the code is ASCII");
+                let s = s.as_ref().map_or(Value::Null, Value::Grid);
+                self.table
+                    .write_row(&[Value::Int(a.record), Value::Grid(p), s, Value::Text(code)])
+                    .context("cannot write the pairs")?;
+            }
+            self.counts.pairs += a.pairs.len() as u64;
+            self.unsynced += a.pairs.len();
+        }
+        if self.unsynced >= BATCH {
+            self.unsynced = 0;
+            self.table.start_writeback();
+        }
+        Ok(())
+    }
+}
+
+fn describe(skip: &Skip) -> String {
+    match skip {
+        Skip::Invalid(e) => e.to_string(),
+        Skip::Unsolvable => "no solution".to_string(),
+        Skip::Multiple => "more than one solution".to_string(),
+        Skip::WrongSolution(why) => why.clone(),
+    }
+}
+
+/// Runs `augment` as configured: writes the pairs, prints a summary to stderr, and returns
+/// the counts.
+///
+/// # Errors
+/// Fatal problems only (exit 2): an input that cannot be opened or read, an output that
+/// cannot be written. Records that cannot be augmented are counted, not errors.
+pub fn run_augment(cfg: &AugmentConfig) -> Result<AugmentCounts> {
+    let target = Target::create(&cfg.output.path)?;
+    let table =
+        table_writer(cfg.output.format, target, COLUMNS).context("cannot write the pairs")?;
+    let mut w = Writer {
+        table,
+        counts: AugmentCounts::default(),
+        notes: Vec::new(),
+        unsynced: 0,
+    };
+    let opts = cfg.options;
+    let (_, interrupted) = each_input(
+        &cfg.read,
+        |raw| augment_record(raw, &opts),
+        |path, _, results| w.write(path, results),
+    )?;
+    w.counts.interrupted = interrupted;
+    let Writer {
+        table,
+        counts,
+        notes,
+        ..
+    } = w;
+    let target = table.finish().context("cannot write the pairs")?;
+    commit_outputs(vec![(target, "cannot write the pairs".to_string())], ())?;
+    print_summary(cfg, &counts, &notes);
+    Ok(counts)
+}
+
+fn print_summary(cfg: &AugmentConfig, c: &AugmentCounts, notes: &[String]) {
+    let mut err = std::io::stderr().lock();
+    print_notes(
+        &mut err,
+        notes,
+        c.records - c.augmented,
+        "records not augmented",
+    );
+    if cfg.read.quiet {
+        return;
+    }
+    let _ = writeln!(
+        err,
+        "sudoku-batch: {} records: {} augmented, {} kept without solutions, {} skipped \
+         ({} invalid, {} unsolvable, {} multiple, {} wrong stored solution); {} pairs written{}",
+        c.records,
+        c.augmented,
+        c.kept,
+        c.skipped(),
+        c.invalid,
+        c.unsolvable,
+        c.multiple,
+        c.wrong_solution,
+        c.pairs,
+        if c.interrupted { " (interrupted)" } else { "" }
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::fixtures::{P, S};
+    use crate::grid::parse_cells;
+
+    fn raw(puzzle: &str, solution: Option<&str>) -> RawRecord {
+        RawRecord {
+            record: 5,
+            line: 6,
+            puzzle: parse_cells(puzzle.as_bytes()),
+            solution: solution.map(|s| parse_cells(s.as_bytes())),
+            fields: None,
+        }
+    }
+
+    const OPTS: AugmentOptions = AugmentOptions {
+        copies: 20,
+        seed: 3,
+        include_original: true,
+        keep_unsolved: false,
+    };
+
+    #[test]
+    fn pairs_are_valid_and_rebuilt_by_their_code() {
+        let (p, s) = (
+            parse_cells(P.as_bytes()).unwrap(),
+            parse_cells(S.as_bytes()).unwrap(),
+        );
+        for stored in [None, Some(S)] {
+            let a = augment_record(&raw(P, stored), &OPTS);
+            assert_eq!(a.skip, None);
+            assert_eq!(a.pairs.len(), 21);
+            assert_eq!(a.pairs[0], (p, Some(s), Isomorph::IDENTITY));
+            for (ip, is, iso) in &a.pairs {
+                let is = is.unwrap();
+                let found = solver::solve(ip, 2);
+                assert_eq!((found.count, found.grid), (1, Some(is)));
+                let rebuilt: Isomorph = iso.to_string().parse().unwrap();
+                assert_eq!((rebuilt.apply(&p), rebuilt.apply(&s)), (*ip, is));
+            }
+        }
+    }
+
+    #[test]
+    fn unsolvable_and_wrong_rows_are_skipped_or_kept_bare() {
+        let empty = ".".repeat(81);
+        let a = augment_record(&raw(&empty, None), &OPTS);
+        assert_eq!((a.skip, a.pairs.len()), (Some(Skip::Multiple), 0));
+        let keep = AugmentOptions {
+            keep_unsolved: true,
+            ..OPTS
+        };
+        let a = augment_record(&raw(&empty, None), &keep);
+        assert_eq!(a.skip, Some(Skip::Multiple));
+        assert_eq!(a.pairs.len(), 21);
+        assert!(a
+            .pairs
+            .iter()
+            .all(|(p, s, _)| s.is_none() && p.clues() == 0));
+        let mut wrong = S.as_bytes().to_vec();
+        wrong.swap(0, 1);
+        let a = augment_record(&raw(P, Some(std::str::from_utf8(&wrong).unwrap())), &keep);
+        assert!(matches!(a.skip, Some(Skip::WrongSolution(_))));
+        assert!(a.pairs.is_empty(), "a wrong stored solution is never kept");
+        let clash = format!("11{}", ".".repeat(79));
+        let a = augment_record(&raw(&clash, None), &keep);
+        assert!(matches!(
+            a.skip,
+            Some(Skip::Invalid(ParseError::Conflict(_)))
+        ));
+        assert!(a.pairs.is_empty());
+    }
+}

@@ -1,0 +1,338 @@
+//! Table output: rows of typed columns (grids, integers, ratings, words) written as CSV,
+//! text lines, JSON Lines or a numpy `.npz` archive, the format chosen by the output's
+//! extension or `--output-format` (issue 13). `augment` and `rate` write through it.
+//!
+//! A command declares its columns once ([`Column`]) and hands each row as a slice of
+//! [`Value`]s in that order; the writer for the chosen [`TableFormat`] turns them into bytes.
+
+use std::io::{self, Write};
+
+use super::Target;
+use crate::grid::{Grid, CELLS};
+
+/// What a column holds, which decides how each format stores it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A grid: 81 digits in text formats (`0` = blank), 81 `uint8` cells in `.npz`.
+    Grid,
+    /// A whole number, 0 to 2⁶³ − 1 (`int64` in `.npz`, −1 there for a missing value).
+    Int,
+    /// A real number, written with 4 decimals (`float64` in `.npz`, NaN for a missing value).
+    Float,
+    /// A word or a path (a fixed-width byte string `|S<n>` in `.npz`).
+    Text,
+    /// `true`/`false` (`bool` in `.npz`, false for a missing value).
+    Bool,
+}
+
+/// One column of a table: its header name and kind.
+#[derive(Clone, Copy, Debug)]
+pub struct Column {
+    /// Header name (CSV header, JSON key, `.npz` array name).
+    pub name: &'static str,
+    /// What it holds.
+    pub kind: Kind,
+}
+
+/// One cell of a row, of its column's [`Kind`], or [`Value::Null`] for a missing value
+/// (an empty CSV field, JSON `null`).
+#[derive(Clone, Copy, Debug)]
+pub enum Value<'a> {
+    /// A grid (`[u8; 81]`, row-major, 0 = blank).
+    Grid(&'a Grid),
+    /// A whole number.
+    Int(u64),
+    /// A real number.
+    Float(f64),
+    /// A word or path.
+    Text(&'a str),
+    /// A flag.
+    Bool(bool),
+    /// No value.
+    Null,
+}
+
+/// An output format for tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableFormat {
+    /// Comma-separated values with a header row.
+    Csv,
+    /// One line per row, no header: the grid columns separated by a space (`puzzle
+    /// solution`, which the lines reader reads back), or every column when the table has
+    /// no grid column.
+    Txt,
+    /// JSON Lines: one object per row, keys in column order.
+    Jsonl,
+    /// A numpy `.npz` archive (uncompressed zip of `.npy` arrays), one array per column;
+    /// grid columns become N×81 `uint8` arrays named in the plural (`puzzles`, `solutions`).
+    Npz,
+}
+
+impl TableFormat {
+    /// The format that an output path's extension names (`.csv`, `.txt`, `.jsonl`, `.npz`,
+    /// case-insensitive), or `None` (standard output, a device, another extension).
+    pub fn from_path(path: &str) -> Option<TableFormat> {
+        let ext = std::path::Path::new(path).extension()?.to_str()?;
+        Self::from_name(ext)
+    }
+
+    /// The format called `name` (`csv`, `txt`, `jsonl`, `npz`, case-insensitive).
+    pub fn from_name(name: &str) -> Option<TableFormat> {
+        match name.to_ascii_lowercase().as_str() {
+            "csv" => Some(TableFormat::Csv),
+            "txt" => Some(TableFormat::Txt),
+            "jsonl" | "ndjson" => Some(TableFormat::Jsonl),
+            "npz" => Some(TableFormat::Npz),
+            _ => None,
+        }
+    }
+}
+
+/// Writes rows of one table, in order.
+pub trait TableWriter: Send {
+    /// Writes one row: one value per column, in column order.
+    ///
+    /// # Errors
+    /// Any I/O error of the destination.
+    fn write_row(&mut self, row: &[Value<'_>]) -> io::Result<()>;
+    /// Starts writing what is written so far to disk ([`Target::start_writeback`]).
+    fn start_writeback(&self);
+    /// Writes whatever the format keeps until the end (the `.npz` arrays) and gives back
+    /// the destination, to commit.
+    ///
+    /// # Errors
+    /// Any I/O error of the destination.
+    fn finish(self: Box<Self>) -> io::Result<Target>;
+}
+
+/// A writer of `columns` in `format` to `out`; CSV writes its header at once.
+///
+/// # Errors
+/// An I/O error writing the header.
+pub fn table_writer(
+    format: TableFormat,
+    out: Target,
+    columns: &'static [Column],
+) -> io::Result<Box<dyn TableWriter + Send>> {
+    Ok(match format {
+        TableFormat::Csv => Box::new(TextTable::new(out, columns, b',', true)?),
+        TableFormat::Txt => Box::new(TextTable::new(out, columns, b' ', false)?),
+        TableFormat::Jsonl => Box::new(super::jsonl::JsonlTable::new(out, columns)),
+        TableFormat::Npz => Box::new(super::npz::NpzTable::new(out, columns)),
+    })
+}
+
+/// CSV (`,`, with a header) or text lines (` `, no header, grid columns only when there are
+/// any). Rows are put together in a reused buffer with `itoa` and byte copies: the
+/// `augment` hot path writes millions of them a second.
+struct TextTable {
+    out: Target,
+    columns: &'static [Column],
+    /// Which columns are written.
+    shown: Vec<bool>,
+    sep: u8,
+    line: Vec<u8>,
+}
+
+impl TextTable {
+    fn new(
+        mut out: Target,
+        columns: &'static [Column],
+        sep: u8,
+        header: bool,
+    ) -> io::Result<TextTable> {
+        let grids = columns.iter().any(|c| c.kind == Kind::Grid);
+        let shown = columns
+            .iter()
+            .map(|c| header || !grids || c.kind == Kind::Grid)
+            .collect();
+        if header {
+            let names: Vec<&str> = columns.iter().map(|c| c.name).collect();
+            out.write_all(names.join(",").as_bytes())?;
+            out.write_all(b"\n")?;
+        }
+        Ok(TextTable {
+            out,
+            columns,
+            shown,
+            sep,
+            line: Vec::with_capacity(512),
+        })
+    }
+}
+
+/// Appends `v` as text: grids as 81 digits (`0` = blank), numbers in decimal (reals with 4
+/// decimals), nothing for [`Value::Null`]. Text is appended as it is; the caller quotes it.
+pub(crate) fn push_plain(line: &mut Vec<u8>, v: &Value<'_>) {
+    match v {
+        Value::Grid(g) => {
+            let mut digits = [0u8; CELLS];
+            g.write_digits(&mut digits);
+            line.extend_from_slice(&digits);
+        }
+        Value::Int(n) => line.extend_from_slice(itoa::Buffer::new().format(*n).as_bytes()),
+        Value::Float(x) if x.is_finite() => {
+            // `write!` to a Vec cannot fail.
+            let _ = write!(line, "{x:.4}");
+        }
+        Value::Float(_) | Value::Null => {}
+        Value::Text(t) => line.extend_from_slice(t.as_bytes()),
+        Value::Bool(b) => line.extend_from_slice(if *b { b"true" } else { b"false" }),
+    }
+}
+
+/// Appends `text` as one CSV field, quoted (RFC 4180) only when it holds a separator, a
+/// quote or a line break.
+fn push_csv_text(line: &mut Vec<u8>, text: &str, sep: u8) {
+    if !text
+        .bytes()
+        .any(|b| b == sep || matches!(b, b'"' | b'\n' | b'\r'))
+    {
+        line.extend_from_slice(text.as_bytes());
+        return;
+    }
+    line.push(b'"');
+    for b in text.bytes() {
+        if b == b'"' {
+            line.push(b'"');
+        }
+        line.push(b);
+    }
+    line.push(b'"');
+}
+
+impl TableWriter for TextTable {
+    fn write_row(&mut self, row: &[Value<'_>]) -> io::Result<()> {
+        debug_assert_eq!(row.len(), self.columns.len());
+        self.line.clear();
+        let mut first = true;
+        for (v, &shown) in row.iter().zip(&self.shown) {
+            if !shown {
+                continue;
+            }
+            if !first {
+                self.line.push(self.sep);
+            }
+            first = false;
+            match v {
+                Value::Text(t) => push_csv_text(&mut self.line, t, self.sep),
+                v => push_plain(&mut self.line, v),
+            }
+        }
+        self.line.push(b'\n');
+        self.out.write_all(&self.line)
+    }
+
+    fn start_writeback(&self) {
+        self.out.start_writeback();
+    }
+
+    fn finish(self: Box<Self>) -> io::Result<Target> {
+        Ok(self.out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const COLUMNS: &[Column] = &[
+        Column {
+            name: "record",
+            kind: Kind::Int,
+        },
+        Column {
+            name: "puzzle",
+            kind: Kind::Grid,
+        },
+        Column {
+            name: "note",
+            kind: Kind::Text,
+        },
+        Column {
+            name: "rating",
+            kind: Kind::Float,
+        },
+        Column {
+            name: "easy",
+            kind: Kind::Bool,
+        },
+    ];
+
+    fn written(format: TableFormat, rows: &[[Value<'_>; 5]]) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t");
+        let target = Target::create(path.to_str().unwrap()).unwrap();
+        let mut w = table_writer(format, target, COLUMNS).unwrap();
+        for r in rows {
+            w.write_row(r).unwrap();
+        }
+        w.finish().unwrap().commit().unwrap();
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    #[test]
+    fn csv_rows_read_back_field_by_field() {
+        let g = Grid([3; CELLS]);
+        let rows = [
+            [
+                Value::Int(7),
+                Value::Grid(&g),
+                Value::Text("a, \"b\"\nc"),
+                Value::Float(1.23456),
+                Value::Bool(true),
+            ],
+            [
+                Value::Int(u64::MAX >> 1),
+                Value::Null,
+                Value::Text("plain"),
+                Value::Null,
+                Value::Bool(false),
+            ],
+        ];
+        let text = written(TableFormat::Csv, &rows);
+        let mut rdr = csv::Reader::from_reader(text.as_bytes());
+        assert_eq!(
+            rdr.headers().unwrap(),
+            vec!["record", "puzzle", "note", "rating", "easy"]
+        );
+        let got: Vec<csv::StringRecord> = rdr.records().map(Result::unwrap).collect();
+        let digits = "3".repeat(81);
+        assert_eq!(
+            got[0].iter().collect::<Vec<_>>(),
+            ["7", &digits, "a, \"b\"\nc", "1.2346", "true"]
+        );
+        let max = (u64::MAX >> 1).to_string();
+        assert_eq!(
+            got[1].iter().collect::<Vec<_>>(),
+            [max.as_str(), "", "plain", "", "false"]
+        );
+    }
+
+    #[test]
+    fn txt_keeps_only_grid_columns() {
+        let g = Grid([0; CELLS]);
+        let row = [
+            Value::Int(1),
+            Value::Grid(&g),
+            Value::Text("x"),
+            Value::Float(0.0),
+            Value::Bool(true),
+        ];
+        assert_eq!(
+            written(TableFormat::Txt, &[row]),
+            format!("{}\n", "0".repeat(81))
+        );
+    }
+
+    #[test]
+    fn formats_come_from_extensions() {
+        assert_eq!(TableFormat::from_path("a/b.CSV"), Some(TableFormat::Csv));
+        assert_eq!(TableFormat::from_path("b.jsonl"), Some(TableFormat::Jsonl));
+        assert_eq!(TableFormat::from_path("b.npz"), Some(TableFormat::Npz));
+        assert_eq!(TableFormat::from_path("b.txt"), Some(TableFormat::Txt));
+        assert_eq!(TableFormat::from_path("-"), None);
+        assert_eq!(TableFormat::from_path("/dev/null"), None);
+        assert_eq!(TableFormat::from_path("x.parquet.gz"), None);
+    }
+}

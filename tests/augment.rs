@@ -1,0 +1,320 @@
+//! `augment` end to end (issue 13): every pair is a puzzle with its unique solution, the
+//! transform code rebuilds the pair from the source row (read here by the documented rule,
+//! not by the library), the bytes do not depend on `-j` or sharding, skipped rows are
+//! counted, and the JSON Lines and `.npz` outputs hold the same rows as the CSV.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{assert_solves, bin, cells, shared, P, S};
+use sudoku_batch::grid::parse_cells;
+use sudoku_batch::solver::solve;
+
+/// One output row.
+#[derive(Debug, PartialEq)]
+struct Row {
+    source_record: u64,
+    puzzle: String,
+    solution: String,
+    transform: String,
+}
+
+fn csv_rows(text: &str) -> Vec<Row> {
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    assert_eq!(
+        rdr.headers().unwrap(),
+        vec!["source_record", "puzzle", "solution", "transform"]
+    );
+    rdr.records()
+        .map(|r| {
+            let r = r.unwrap();
+            Row {
+                source_record: r[0].parse().unwrap(),
+                puzzle: r[1].to_string(),
+                solution: r[2].to_string(),
+                transform: r[3].to_string(),
+            }
+        })
+        .collect()
+}
+
+/// Applies a transform code to an 81-character grid by the rule the README gives:
+/// `out = (g.T if T else g)[R][:, C]`, then digits relabelled by `D`.
+fn apply_code(code: &str, grid: &str) -> String {
+    let parts: Vec<&str> = code.split('-').collect();
+    assert_eq!(parts.len(), 4, "{code}");
+    let digits = |p: &str| -> Vec<usize> { p.bytes().map(|b| usize::from(b - b'0')).collect() };
+    let (t, rows, cols, relabel) = (
+        parts[0] == "1",
+        digits(parts[1]),
+        digits(parts[2]),
+        digits(parts[3]),
+    );
+    let g = cells(grid);
+    let mut out = String::new();
+    for &sr in &rows {
+        for &sc in &cols {
+            let d = if t { g[sc * 9 + sr] } else { g[sr * 9 + sc] };
+            let d = if d == 0 {
+                0
+            } else {
+                relabel[usize::from(d) - 1]
+            };
+            out.push(char::from(b'0' + d as u8));
+        }
+    }
+    out
+}
+
+fn run(args: &[&str], out: &Path) -> std::process::Output {
+    bin()
+        .arg("augment")
+        .args(args)
+        .arg("-o")
+        .arg(out)
+        .arg("-q")
+        .output()
+        .unwrap()
+}
+
+fn hard20() -> Option<PathBuf> {
+    Some(shared("data")?.join("hard20.txt"))
+}
+
+#[test]
+fn every_pair_is_a_unique_puzzle_rebuilt_by_its_transform_code() {
+    let Some(input) = hard20() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("pairs.csv");
+    let o = run(
+        &[
+            input.to_str().unwrap(),
+            "-n",
+            "6",
+            "--seed",
+            "11",
+            "--include-original",
+        ],
+        &out,
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let sources: Vec<String> = common::data_lines(&std::fs::read_to_string(&input).unwrap())
+        .into_iter()
+        .map(|(_, l)| l[..81].to_string())
+        .collect();
+    let rows = csv_rows(&std::fs::read_to_string(&out).unwrap());
+    assert_eq!(rows.len(), sources.len() * 7);
+    for (i, row) in rows.iter().enumerate() {
+        let ctx = format!("row {i}");
+        assert_eq!(row.source_record, (i / 7) as u64, "{ctx}");
+        let source = &sources[row.source_record as usize];
+        assert_solves(&row.puzzle, &row.solution, &ctx);
+        let found = solve(&parse_cells(row.puzzle.as_bytes()).unwrap(), 2);
+        assert_eq!(found.count, 1, "{ctx}: not unique");
+        assert_eq!(found.grid.unwrap().to_string(), row.solution, "{ctx}");
+        assert_eq!(apply_code(&row.transform, source), row.puzzle, "{ctx}");
+        let source_solution = solve(&parse_cells(source.as_bytes()).unwrap(), 1)
+            .grid
+            .unwrap();
+        assert_eq!(
+            apply_code(&row.transform, &source_solution.to_string()),
+            row.solution,
+            "{ctx}"
+        );
+        if i % 7 == 0 {
+            assert_eq!(row.transform, "0-012345678-012345678-123456789");
+        }
+    }
+    // Different seeds give different pairs.
+    let other = dir.path().join("other.csv");
+    run(
+        &[input.to_str().unwrap(), "-n", "6", "--seed", "12"],
+        &other,
+    );
+    assert_ne!(std::fs::read(&other).unwrap(), std::fs::read(&out).unwrap());
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes_at_any_thread_count_and_across_shards() {
+    let Some(data) = shared("data") else { return };
+    let input = data.join("kaggle_1m_sample.csv");
+    let dir = tempfile::tempdir().unwrap();
+    let input = input.to_str().unwrap();
+    let whole = |j: &str| {
+        let out = dir.path().join(format!("j{j}.csv"));
+        let o = run(&[input, "-n", "3", "--seed", "5", "-j", j], &out);
+        assert_eq!(o.status.code(), Some(0));
+        std::fs::read(out).unwrap()
+    };
+    let one = whole("1");
+    assert_eq!(one, whole("2"));
+    let mut joined = Vec::new();
+    for k in 1..=3 {
+        let out = dir.path().join(format!("s{k}.csv"));
+        let shard = format!("{k}/3");
+        let o = run(&[input, "-n", "3", "--seed", "5", "--shard", &shard], &out);
+        assert_eq!(o.status.code(), Some(0));
+        let bytes = std::fs::read(out).unwrap();
+        let body = if k == 1 {
+            &bytes[..]
+        } else {
+            let nl = bytes.iter().position(|&b| b == b'\n').unwrap();
+            &bytes[nl + 1..]
+        };
+        joined.extend_from_slice(body);
+    }
+    assert_eq!(joined, one, "shards joined differ from the whole run");
+    // The stored solutions were used, and every pair checks out.
+    let rows = csv_rows(std::str::from_utf8(&one).unwrap());
+    assert_eq!(rows.len(), 3 * 20_000);
+    for r in rows.iter().step_by(997) {
+        assert_solves(
+            &r.puzzle,
+            &r.solution,
+            &format!("record {}", r.source_record),
+        );
+    }
+}
+
+#[test]
+fn rows_that_cannot_be_augmented_are_skipped_and_counted_or_kept_bare() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("mixed.txt");
+    let empty = ".".repeat(81);
+    let clash = format!("11{}", ".".repeat(79));
+    // r1c9 can only be 9, which column 9 already holds: no clash, no solution.
+    let unsolvable = format!("12345678.........9{}", ".".repeat(63));
+    std::fs::write(
+        &input,
+        format!("{P}\n{empty}\nnot a puzzle\n{clash}\n{unsolvable}\n{P} {S}\n"),
+    )
+    .unwrap();
+    let out = dir.path().join("pairs.csv");
+    let o = bin()
+        .args(["augment", input.to_str().unwrap(), "-n", "2", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("6 records: 2 augmented, 0 kept without solutions, 4 skipped (2 invalid, 1 unsolvable, 1 multiple, 0 wrong stored solution); 4 pairs written"),
+        "{err}"
+    );
+    assert!(err.contains("mixed.txt:3:"), "{err}");
+    let rows = csv_rows(&std::fs::read_to_string(&out).unwrap());
+    let sources: Vec<u64> = rows.iter().map(|r| r.source_record).collect();
+    assert_eq!(sources, [0, 0, 5, 5]);
+    // --keep-unsolved: the empty grid and the unsolvable one are kept without solutions.
+    let o = bin()
+        .args([
+            "augment",
+            input.to_str().unwrap(),
+            "-n",
+            "2",
+            "--keep-unsolved",
+            "-q",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let rows = csv_rows(&std::fs::read_to_string(&out).unwrap());
+    let sources: Vec<u64> = rows.iter().map(|r| r.source_record).collect();
+    assert_eq!(sources, [0, 0, 1, 1, 4, 4, 5, 5]);
+    for r in &rows[2..6] {
+        assert_eq!(r.solution, "");
+    }
+    assert_eq!(rows[2].puzzle, "0".repeat(81));
+}
+
+#[test]
+fn jsonl_and_npz_hold_the_csv_rows() {
+    let Some(input) = hard20() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let input = input.to_str().unwrap();
+    let args = [input, "-n", "3", "--seed", "2", "--include-original"];
+    let csv_out = dir.path().join("p.csv");
+    assert_eq!(run(&args, &csv_out).status.code(), Some(0));
+    let rows = csv_rows(&std::fs::read_to_string(&csv_out).unwrap());
+    // JSON Lines.
+    let jsonl = dir.path().join("p.jsonl");
+    assert_eq!(run(&args, &jsonl).status.code(), Some(0));
+    let text = std::fs::read_to_string(&jsonl).unwrap();
+    let from_json: Vec<Row> = text
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+            assert_eq!(keys.len(), 4);
+            Row {
+                source_record: v["source_record"].as_u64().unwrap(),
+                puzzle: v["puzzle"].as_str().unwrap().to_string(),
+                solution: v["solution"].as_str().unwrap().to_string(),
+                transform: v["transform"].as_str().unwrap().to_string(),
+            }
+        })
+        .collect();
+    assert_eq!(from_json, rows);
+    // --output-format wins over the extension.
+    let forced = dir.path().join("p.csv.out");
+    let mut forced_args = args.to_vec();
+    forced_args.extend(["--output-format", "jsonl"]);
+    assert_eq!(run(&forced_args, &forced).status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&forced).unwrap(), text);
+    // numpy .npz, read with a zip reader and npyz.
+    let npz = dir.path().join("p.npz");
+    assert_eq!(run(&args, &npz).status.code(), Some(0));
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(&npz).unwrap()).unwrap();
+    let mut names: Vec<String> = zip.file_names().map(|n| n.unwrap().to_string()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "puzzles.npy",
+            "solutions.npy",
+            "source_record.npy",
+            "transform.npy"
+        ]
+    );
+    let mut array = |name: &str| {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut zip.by_name(name).unwrap(), &mut bytes).unwrap();
+        npyz::NpyFile::new(std::io::Cursor::new(bytes)).unwrap()
+    };
+    let n = rows.len() as u64;
+    let puzzles = array("puzzles.npy");
+    assert_eq!(puzzles.shape(), [n, 81]);
+    assert_eq!(puzzles.dtype().descr(), "'|u1'");
+    let puzzles: Vec<u8> = puzzles.into_vec().unwrap();
+    let solutions = array("solutions.npy");
+    assert_eq!(solutions.shape(), [n, 81]);
+    let solutions: Vec<u8> = solutions.into_vec().unwrap();
+    let records = array("source_record.npy");
+    assert_eq!(records.shape(), [n]);
+    let records: Vec<i64> = records.into_vec().unwrap();
+    let codes = array("transform.npy");
+    assert_eq!(codes.dtype().descr(), "'|S31'");
+    let codes: Vec<Vec<u8>> = codes.into_vec().unwrap();
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!(
+            puzzles[i * 81..(i + 1) * 81],
+            cells(&r.puzzle)[..],
+            "row {i}"
+        );
+        assert_eq!(
+            solutions[i * 81..(i + 1) * 81],
+            cells(&r.solution)[..],
+            "row {i}"
+        );
+        assert_eq!(records[i], r.source_record as i64);
+        assert_eq!(codes[i], r.transform.as_bytes());
+    }
+}
