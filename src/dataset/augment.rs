@@ -11,13 +11,14 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 use super::{each_input, TableOutput};
-use crate::batch::{commit_outputs, print_notes, ReadConfig, BATCH};
+use crate::batch::{commit_outputs, ReadConfig, BATCH};
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
 use crate::isomorph::Isomorph;
 use crate::output::table::{table_writer, Column, Kind, TableWriter, Value};
 use crate::output::Target;
 use crate::solver;
+use crate::summary::print_notes;
 
 /// The output columns: the 0-based record the pair comes from, the transformed puzzle and
 /// solution (81 digits, `0` = blank; the solution empty when kept without one), and the
