@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use sudoku_batch::batch::{run_solve, ReadConfig, SolveConfig};
+use sudoku_batch::cmd::solve::{run_solve, SolveConfig};
+use sudoku_batch::engine::ReadConfig;
 use sudoku_batch::input::LayoutOptions;
 
 /// (group name, file) pairs to benchmark.

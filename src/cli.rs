@@ -1,16 +1,20 @@
-//! Command-line flags (clap derive) and their validation into the library's configs.
+//! Command-line flags (clap derive) and their validation into the library's configs: the
+//! only module that knows clap, part of the binary, not of the library.
 
 use std::num::NonZeroUsize;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::batch::{ReadConfig, SolveConfig};
-use crate::bench::{BenchConfig, Exports};
-use crate::dataset::augment::{AugmentConfig, AugmentOptions};
-use crate::dataset::TableOutput;
-use crate::input::{Format, LayoutOptions, Shard};
-use crate::output::table::TableFormat;
-use crate::verify::VerifyConfig;
+use sudoku_batch::bench::{BenchConfig, Exports};
+use sudoku_batch::cmd::merge::MergeConfig;
+use sudoku_batch::cmd::solve::SolveConfig;
+use sudoku_batch::cmd::verify::VerifyConfig;
+use sudoku_batch::cmd::Command as Run;
+use sudoku_batch::dataset::augment::{AugmentConfig, AugmentOptions};
+use sudoku_batch::dataset::TableOutput;
+use sudoku_batch::engine::ReadConfig;
+use sudoku_batch::input::{Format, LayoutOptions, Shard};
+use sudoku_batch::output::table::TableFormat;
 
 /// Solve, verify and benchmark Sudoku puzzle datasets, millions of puzzles at a time.
 #[derive(Debug, Parser)]
@@ -19,6 +23,33 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// Checks the flags together and builds what the library runs.
+    ///
+    /// # Errors
+    /// A message naming the flag when flags do not fit together.
+    pub fn into_command(self) -> Result<Run, String> {
+        Ok(match self.command {
+            Command::Solve(args) => Run::Solve(args.into_config()?),
+            Command::Verify(args) => Run::Verify(args.into_config()?),
+            Command::Bench(args) => Run::Bench(args.into_config()?),
+            Command::Augment(args) => Run::Augment(args.into_config()?),
+            Command::Report(ReportCommand::Merge {
+                output,
+                inputs,
+                partial,
+            }) => {
+                check_merge_paths(&output, &inputs)?;
+                Run::MergeReports(MergeConfig {
+                    output,
+                    inputs,
+                    partial,
+                })
+            }
+        })
+    }
 }
 
 /// The subcommands.
@@ -103,6 +134,37 @@ impl LayoutArgs {
     }
 }
 
+/// The one line `main` prints for a command line clap refuses: clap's first line, the
+/// arguments it lists as missing, and its suggestions ("a similar subcommand exists:
+/// 'solve'"). A first argument that names a file (`sudoku-batch puzzles.txt`) gets the
+/// command it was probably meant for.
+pub fn error_line(e: &clap::Error, first_arg: Option<&std::ffi::OsStr>) -> String {
+    if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
+        if let Some(arg) = first_arg.filter(|a| std::path::Path::new(a).is_file()) {
+            let arg = arg.to_string_lossy();
+            return format!(
+                "'{arg}' is not a command; to solve that file: sudoku-batch solve {arg}"
+            );
+        }
+    }
+    let text = e.render().to_string();
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("bad arguments");
+    let mut out = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    // Missing arguments are listed on indented lines below the first: keep them.
+    let listed: Vec<&str> = lines
+        .take_while(|l| l.starts_with(' ') && !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    if !listed.is_empty() {
+        out = format!("{out} {}", listed.join(", "));
+    }
+    for tip in text.lines().filter_map(|l| l.trim().strip_prefix("tip: ")) {
+        out = format!("{out}; {tip}");
+    }
+    format!("{out} (see --help)")
+}
+
 /// Most worker threads accepted by `-j`: far above any core count we target, and low
 /// enough that a typo (`-j 99999`) cannot make the OS spawn thousands of threads.
 pub const MAX_THREADS: usize = 1024;
@@ -120,13 +182,13 @@ fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
 }
 
 /// Parses `--shard K/N`, or `--shard auto` from the cluster scheduler's environment
-/// ([`crate::cluster`]), `count` being `--shard-count`.
+/// ([`sudoku_batch::cluster`]), `count` being `--shard-count`.
 fn parse_shard(shard: Option<&str>, count: Option<u32>) -> Result<Option<Shard>, String> {
     match shard {
         None if count.is_some() => Err("--shard-count goes with --shard auto".into()),
         None => Ok(None),
         Some("auto") => {
-            crate::cluster::shard_from_env(|name| std::env::var(name).ok(), count).map(Some)
+            sudoku_batch::cluster::shard_from_env(|name| std::env::var(name).ok(), count).map(Some)
         }
         Some(_) if count.is_some() => Err("--shard-count goes with --shard auto; \
              --shard K/N already says N"
@@ -470,7 +532,7 @@ impl BenchArgs {
         output_is_input(&self.inputs, &outputs)?;
         let mut threads: Vec<usize> = self.threads.iter().map(|n| n.get()).collect();
         if threads.is_empty() {
-            threads = crate::bench::default_threads();
+            threads = sudoku_batch::bench::default_threads();
         }
         Ok(BenchConfig {
             inputs: self.inputs,

@@ -11,12 +11,12 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 use super::{each_input, TableOutput};
-use crate::batch::{commit_outputs, ReadConfig, BATCH};
+use crate::engine::ReadConfig;
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
 use crate::isomorph::Isomorph;
 use crate::output::table::{table_writer, Column, Kind, TableWriter, Value};
-use crate::output::Target;
+use crate::output::{commit_outputs, Target, WRITEBACK_RECORDS};
 use crate::solver;
 use crate::summary::print_notes;
 
@@ -241,7 +241,7 @@ impl Writer {
             self.counts.pairs += a.pairs.len() as u64;
             self.unsynced += a.pairs.len();
         }
-        if self.unsynced >= BATCH {
+        if self.unsynced >= WRITEBACK_RECORDS {
             self.unsynced = 0;
             self.table.start_writeback();
         }
@@ -278,6 +278,12 @@ pub fn run_augment(cfg: &AugmentConfig) -> Result<AugmentCounts> {
     let (_, interrupted) = each_input(
         &cfg.read,
         |raw| augment_record(raw, &opts),
+        |raw, message| Augmented {
+            record: raw.record,
+            line: raw.line,
+            skip: Some(Skip::Invalid(ParseError::Internal(message))),
+            pairs: Vec::new(),
+        },
         |path, _, results| w.write(path, results),
     )?;
     w.counts.interrupted = interrupted;

@@ -1,6 +1,6 @@
 //! Dataset-builder commands (issue 13): [`augment`] writes random isomorphs of every puzzle
 //! with their solutions; `rate` (to come) gives every puzzle a difficulty that all its isomorphs
-//! share. Both read their inputs through the batch engine ([`crate::batch::pipeline`]) and
+//! share. Both read their inputs through the batch engine ([`crate::engine`]) and
 //! write a table through [`crate::output::table`] in the format the output path names.
 //!
 //! Unlike `solve`, their output columns do not depend on the input's layout, so inputs of
@@ -10,7 +10,7 @@ pub mod augment;
 
 use anyhow::Result;
 
-use crate::batch::{pipeline, progress_bar, worker_pool, ReadConfig};
+use crate::engine::{self, FnWork, Output, ReadConfig, Sink};
 use crate::input::{Dataset, RawRecord};
 use crate::output::table::TableFormat;
 
@@ -34,53 +34,61 @@ impl TableOutput {
     }
 }
 
-/// Reads every input of `read` in turn and runs the engine over its records: `work` on the
-/// workers, `consume(path, records, results)` in input order. Record numbers run on across
-/// inputs (and, with `--shard`, are those of the whole file). Returns the records read and
-/// whether the run was interrupted.
+/// The [`Sink`] behind [`each_input`]: the path of the input being read, the work to hand
+/// out for each input, and the consumer.
+struct FnSink<W, P, C> {
+    work: FnWork<W, P>,
+    consume: C,
+    path: String,
+}
+
+impl<R, W, P, C> Sink for FnSink<W, P, C>
+where
+    R: Send,
+    W: Fn(&RawRecord) -> R + Sync + Send + Clone,
+    P: Fn(&RawRecord, String) -> R + Sync + Send + Clone,
+    C: FnMut(&str, &[RawRecord], &[R]) -> Result<()> + Send,
+{
+    type Work = FnWork<W, P>;
+
+    fn start_input(&mut self, _: usize, data: &Dataset) -> Result<FnWork<W, P>> {
+        self.path = data.path().to_string();
+        Ok(self.work.clone())
+    }
+
+    fn consume(&mut self, raws: &[RawRecord], results: &[Output<Self>]) -> Result<()> {
+        (self.consume)(&self.path, raws, results)
+    }
+}
+
+/// Runs every input of `read` through the [`engine`](crate::engine): `work` on the
+/// workers (`panicked` for a record whose work panicked), `consume(path, records,
+/// results)` in input order. Record numbers run on across inputs (and, with `--shard`, are
+/// those of the whole file). Returns the records read and whether the run was interrupted.
 ///
 /// # Errors
 /// An input that cannot be opened or whose layout cannot be worked out (before any work),
 /// a read error, the first error of `consume`, or a memory-mapped input that changed during
 /// the run.
-pub(crate) fn each_input<R, W, C>(read: &ReadConfig, work: W, mut consume: C) -> Result<(u64, bool)>
+pub(crate) fn each_input<R, W, P, C>(
+    read: &ReadConfig,
+    work: W,
+    panicked: P,
+    consume: C,
+) -> Result<(u64, bool)>
 where
-    R: Send + Sync,
-    W: Fn(&RawRecord) -> R + Sync + Send,
+    R: Send,
+    W: Fn(&RawRecord) -> R + Sync + Send + Clone,
+    P: Fn(&RawRecord, String) -> R + Sync + Send + Clone,
     C: FnMut(&str, &[RawRecord], &[R]) -> Result<()> + Send,
 {
-    let pool = worker_pool(read.threads)?;
-    let options = read.options();
-    let opened = read
-        .inputs
-        .iter()
-        .map(|path| Dataset::open(path, &options))
-        .collect::<Result<Vec<_>, _>>()?;
-    let (mut next_record, mut records) = (0, 0);
-    for (mut data, path) in opened.into_iter().zip(&read.inputs) {
-        data.number_from(next_record);
-        let pb = progress_bar(data.len(), read.quiet);
-        let mut seen = 0;
-        let interrupted = pool.install(|| {
-            pipeline(
-                &mut data,
-                &work,
-                |raws, res| {
-                    seen += raws.len() as u64;
-                    consume(path, raws, res)
-                },
-                &pb,
-            )
-        })?;
-        pb.finish_and_clear();
-        next_record = data.finish()?.next_record;
-        records += seen;
-        if seen == 0 && !read.quiet {
-            eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
-        }
-        if interrupted {
-            return Ok((records, true));
-        }
-    }
-    Ok((records, false))
+    let pool = engine::worker_pool(read.threads)?;
+    let datasets = engine::open_inputs(&read.inputs, &read.options())?;
+    let mut sink = FnSink {
+        work: FnWork { work, panicked },
+        consume,
+        path: String::new(),
+    };
+    let run = engine::run(datasets, &pool, &mut sink, read.quiet)?;
+    Ok((run.inputs.iter().map(|i| i.records).sum(), run.interrupted))
 }

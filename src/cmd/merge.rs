@@ -9,6 +9,17 @@ use serde::Serialize;
 use crate::report::{self, Counts, MergeError, Report, SolveReport, SCHEMA_VERSION, TOOL};
 use crate::verify::report::VerifyReport;
 
+/// What `report merge` needs, validated.
+#[derive(Clone, Debug)]
+pub struct MergeConfig {
+    /// The merged report's path (`-`: standard output); never one of `inputs`.
+    pub output: String,
+    /// The reports to merge.
+    pub inputs: Vec<String>,
+    /// Merge a set of shards that lacks some, and say so in the report.
+    pub partial: bool,
+}
+
 /// A merged report, of the command of the reports merged.
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
