@@ -1,22 +1,37 @@
 #!/usr/bin/env python3
-"""Side-by-side throughput of our solver and a peer (the `sudoku` crate, via the harness in
-../shared/tools/peer-rust-sudoku) on the public datasets in ../shared/data.
+"""Side-by-side throughput of our solver, tdoku and the `sudoku` crate on the public datasets in
+../shared/data, single thread, solver only, in both first-solution and uniqueness mode.
 
-Builds both in release mode, then for each dataset runs `sudoku-batch bench -j 1 --first`
-and the peer harness alternately, ROUNDS times (the machine is noisy), takes the median
-puzzles/s of each, and writes a Markdown table (ours, peer, ratio) into BENCHMARKS.md
-between `<!-- peers:begin -->` and `<!-- peers:end -->`, with the exact command.
+usage: scripts/bench-peers.py [--rounds N] [--min-time S] [--seed N] [--tdoku DIR]
+                              [--shared DIR] [--out BENCHMARKS.md] [--whole-process]
 
-usage: scripts/bench-peers.py [--rounds N] [--shared DIR] [--out BENCHMARKS.md]
+Builds our release binary, the `sudoku` crate's harness (../shared/tools/peer-rust-sudoku) and,
+when DIR/build/run_benchmark is missing, tdoku with ../shared/tools/peer-tdoku/build.sh DIR
+(DIR: a checkout of github.com/t-dillon/tdoku; without one the tdoku columns say n/a). Each
+dataset is written once as 81-character lines with '.' blanks (what tdoku reads), and every
+tool reads that file. Then, ROUNDS times, with the order of the five runs rotated each round
+so that drift of the machine's load falls on all of them alike:
 
-Two comparisons, both single-threaded and stopping at the first solution:
-- solver: the rate each tool reports for itself. The peer harness times parsing and solving
-  of each line in one pass; `bench` parses before timing and times one pass after a warm-up.
+- ours: `sudoku-batch bench -j 1 --first|--unique --seed SEED --min-time S` (puzzles replaced
+  by random isomorphs, parsed and checked outside the timed region);
+- tdoku: `run_benchmark -s tdoku [-f] -e SEED -t S -w 1 -c 1` (`-f` stops at the first
+  solution; without it tdoku counts to 2, like our `--unique`; also random isomorphs);
+- the crate: `peer-rust-sudoku FILE`, first solution only (its harness has no uniqueness
+  mode), one pass timing parsing and solving together.
+
+Rates are the medians over the rounds of puzzles per second as each tool reports them;
+guesses per puzzle come from ours and tdoku (both count one per tentative placement that
+is not forced). The Markdown table goes into BENCHMARKS.md between `<!-- peers3:begin -->`
+and `<!-- peers3:end -->`, with the command.
+
+`--whole-process` runs instead the older comparison against the crate alone (issue 4,
+target 1), between `<!-- peers:begin -->` and `<!-- peers:end -->`:
+- solver: the rate each tool reports for itself (ours `bench -j 1 --first`, the crate's
+  harness);
 - whole process, parse included: the CPU time (user + sys) of a whole run of each program on
   the dataset repeated to at least REPEAT_TO puzzles, so that start-up is a small share:
   `sudoku-batch solve -j 1 --first -q FILE -o /dev/null` (which also maps the file, writes
-  every solution and builds its report) against `peer-rust-sudoku FILE` (which reads the
-  file, then parses and solves). This is the comparison that includes parsing for both.
+  every solution and builds its report) against `peer-rust-sudoku FILE`.
 """
 
 import argparse
@@ -42,12 +57,24 @@ LINE_FILES = [
 ]
 KAGGLE = "kaggle_1m_sample.csv"
 BEGIN, END = "<!-- peers:begin -->", "<!-- peers:end -->"
+BEGIN3, END3 = "<!-- peers3:begin -->", "<!-- peers3:end -->"
 # Whole-process runs repeat a dataset until it holds at least this many puzzles.
 REPEAT_TO = 200_000
 
 
 def run(cmd, **kw):
     return subprocess.run(cmd, check=True, text=True, capture_output=True, **kw)
+
+
+def build_tdoku(shared: Path, src: "Path | None") -> "Path | None":
+    """tdoku's run_benchmark from the checkout `src`, built by the shared script if missing."""
+    if src is None:
+        return None
+    binary = src / "build" / "run_benchmark"
+    if not binary.is_file():
+        print(f"building tdoku in {src}...", file=sys.stderr)
+        subprocess.run([str(shared / "tools" / "peer-tdoku" / "build.sh"), str(src)], check=True)
+    return binary
 
 
 def build(shared: Path, peer_target: Path):
@@ -104,17 +131,21 @@ def kaggle_lines(shared: Path, tmp: Path) -> Path:
     return out
 
 
-def table(rows, rounds, command, commit):
+def machine() -> str:
     cpu = "unknown"
     if Path("/proc/cpuinfo").exists():
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
                 cpu = line.split(":", 1)[1].strip()
                 break
+    return f"{cpu} ({os.cpu_count()} cores, {platform.system()})"
+
+
+def table(rows, rounds, command, commit):
     lines = [
         BEGIN,
-        f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on {cpu} "
-        f"({os.cpu_count()} cores, {platform.system()}), sudoku-batch commit {commit}, "
+        f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on {machine()}, "
+        f"sudoku-batch commit {commit}, "
         f"median of {rounds} alternating rounds, 1 thread, first solution:",
         "",
         "```sh",
@@ -151,30 +182,143 @@ def table(rows, rounds, command, commit):
     return "\n".join(lines)
 
 
-def write_between_markers(out: Path, block: str):
+def write_between_markers(out: Path, block: str, begin=BEGIN, end=END):
     text = out.read_text() if out.exists() else "# Benchmarks\n\n"
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1]
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        tail = rest.split(end, 1)[1]
         text = head + block + tail
     else:
-        text = text.rstrip("\n") + "\n\n## Against a peer solver\n\n" + block + "\n"
+        text = text.rstrip("\n") + "\n\n## Against peer solvers\n\n" + block + "\n"
     out.write_text(text)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
-    ap.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
-    ap.add_argument("--peer-target", type=Path, default=ROOT / "target" / "peer")
-    args = ap.parse_args()
-    data = args.shared / "data"
-    if not data.is_dir():
-        raise SystemExit(f"{data} is not present: nothing to compare on")
+def dotted(path: Path, tmp: Path, name: str, csv: bool) -> Path:
+    """The puzzles of `path` as 81-character lines with '.' blanks, which every tool reads:
+    comment lines and short lines dropped, the first column taken from a CSV file."""
+    out = tmp / f"{name}.dots.txt"
+    with open(path, encoding="utf-8") as f, open(out, "w") as o:
+        if csv:
+            next(f)
+        for line in f:
+            cell = line.split(",", 1)[0].strip() if csv else line.rstrip("\r\n")
+            if len(cell) >= 81 and not cell.startswith("#"):
+                o.write(cell[:81].replace("0", ".") + "\n")
+    return out
+
+
+def ours_bench(binary: Path, path: Path, tmp: Path, mode: str, seed: int, secs: float):
+    """(puzzles/s, guesses/puzzle) of `sudoku-batch bench -j 1` in `mode` (first, unique)."""
+    report = tmp / "ours.json"
+    run([str(binary), "bench", "-q", "-j", "1", f"--{mode}", "--seed", str(seed),
+         "--min-time", str(secs), "--export-json", str(report), str(path)])
+    r = json.loads(report.read_text())["results"][0]
+    if r["validation_failures"]:
+        raise SystemExit(f"ours: {r['validation_failures']} invalid solutions on {path}")
+    return r["puzzles_per_s"], r["guesses_per_puzzle"]
+
+
+def tdoku_bench(binary: Path, path: Path, first: bool, seed: int, secs: float):
+    """(puzzles/s, guesses/puzzle) of tdoku's run_benchmark; `first`: its `-f` flag."""
+    cmd = [str(binary), "-s", "tdoku", "-e", str(seed), "-t", str(max(1, round(secs))),
+           "-w", "1", "-c", "1"] + (["-f"] if first else []) + [str(path)]
+    out = run(cmd).stdout.strip().splitlines()
+    fields = [l for l in out if ",tdoku," in l]
+    if not fields:
+        raise SystemExit(f"tdoku output not understood: {out!r}")
+    f = fields[-1].split(",")
+    return float(f[-4]), float(f[-1])
+
+
+def three_way(args, shared: Path, data: Path, commit: str, command: str):
+    ours_bin, peer_bin = build(shared, args.peer_target)
+    tdoku_bin = build_tdoku(shared, args.tdoku)
+    seed, secs = args.seed, args.min_time
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        files = [(f, data / f, False) for f in LINE_FILES if (data / f).is_file()]
+        if (data / KAGGLE).is_file():
+            files.append((KAGGLE + " (puzzle column)", data / KAGGLE, True))
+        for name, path, csv in files:
+            path = dotted(path, tmp, Path(name.split()[0]).stem, csv)
+            runs = {
+                "ours first": lambda: ours_bench(ours_bin, path, tmp, "first", seed, secs),
+                "ours unique": lambda: ours_bench(ours_bin, path, tmp, "unique", seed, secs),
+                "crate first": lambda: (peer(peer_bin, path), float("nan")),
+            }
+            if tdoku_bin is not None:
+                runs["tdoku first"] = lambda: tdoku_bench(tdoku_bin, path, True, seed, secs)
+                runs["tdoku unique"] = lambda: tdoku_bench(tdoku_bin, path, False, seed, secs)
+            got = {k: [] for k in runs}
+            order = list(runs)
+            for r in range(args.rounds):
+                # Rotate the order each round, so drift of the machine hits every tool alike.
+                for k in order[r % len(order):] + order[:r % len(order)]:
+                    got[k].append(runs[k]())
+            med = {k: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v))
+                   for k, v in got.items()}
+            rows.append((name, med))
+            print(f"{name}: " + ", ".join(f"{k} {v[0]:,.0f}/s" for k, v in med.items()),
+                  file=sys.stderr)
+    block = three_way_table(rows, args, command, commit)
+    write_between_markers(args.out, block, BEGIN3, END3)
+    print(block)
+
+
+def three_way_table(rows, args, command, commit):
+    def rate(med, k):
+        return med[k][0] if k in med else float("nan")
+
+    def ratio(a, b):
+        return f"{a / b:.2f}" if b == b and b > 0 and a == a else "n/a"
+
+    def num(x, fmt):
+        return format(x, fmt) if x == x else "n/a"
+
+    lines = [
+        BEGIN3,
+        f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on {machine()}, "
+        f"sudoku-batch commit {commit}, median of {args.rounds} alternating rounds, 1 thread, "
+        f"solver only, random isomorphs (seed {args.seed}), {args.min_time:g} s per run:",
+        "",
+        "```sh",
+        command,
+        "```",
+        "",
+        "| dataset | first: ours / s | first: tdoku `-f` / s | ratio | first: `sudoku` crate / s "
+        "| ratio | unique: ours / s | unique: tdoku / s | ratio "
+        "| guesses/puzzle first (ours / tdoku) | unique (ours / tdoku) |",
+        "|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, med in rows:
+        of, tf, cf = rate(med, "ours first"), rate(med, "tdoku first"), rate(med, "crate first")
+        ou, tu = rate(med, "ours unique"), rate(med, "tdoku unique")
+        gf = f"{num(med['ours first'][1], '.2f')} / {num(med.get('tdoku first', (0, float('nan')))[1], '.2f')}"
+        gu = f"{num(med['ours unique'][1], '.2f')} / {num(med.get('tdoku unique', (0, float('nan')))[1], '.2f')}"
+        lines.append(
+            f"| `{name}` | {num(of, ',.0f')} | {num(tf, ',.0f')} | **{ratio(of, tf)}** "
+            f"| {num(cf, ',.0f')} | **{ratio(of, cf)}** | {num(ou, ',.0f')} | {num(tu, ',.0f')} "
+            f"| **{ratio(ou, tu)}** | {gf} | {gu} |"
+        )
+    lines += [
+        "",
+        "Ratios are ours / peer (above 1: ours is faster). Ours: `sudoku-batch bench -j 1 "
+        f"--first|--unique --seed {args.seed} --min-time {args.min_time:g}`, one warm-up pass, "
+        "puzzles parsed and solutions checked outside the timed region. tdoku: "
+        f"`run_benchmark -s tdoku [-f] -e {args.seed} -t {max(1, round(args.min_time))} -w 1 -c 1` "
+        "(clang -O3 -march=native, built by `../shared/tools/peer-tdoku/build.sh`; `-f` stops at "
+        "the first solution, without it tdoku counts to 2). The `sudoku` crate: "
+        "`../shared/tools/peer-rust-sudoku`, first solution, one pass timing parse and solve "
+        "together, puzzles as given (no uniqueness mode in its harness). Each tool reads the same "
+        "file: the dataset's puzzles as 81-character lines with '.' blanks.",
+        END3,
+    ]
+    return "\n".join(lines)
+
+
+def whole_process(args, data: Path, commit: str, command: str):
     ours_bin, peer_bin = build(args.shared, args.peer_target)
-    commit = run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT).stdout.strip()
-    command = "scripts/bench-peers.py " + " ".join(sys.argv[1:])
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -204,9 +348,32 @@ def main():
             rows.append(row)
             print(f"{name}: solver ours {row[2]:,.0f}/s, peer {row[3]:,.0f}/s; whole process "
                   f"ours {row[5]:,.0f}/CPU s, peer {row[6]:,.0f}/CPU s", file=sys.stderr)
-    block = table(rows, args.rounds, command.strip(), commit)
+    block = table(rows, args.rounds, command, commit)
     write_between_markers(args.out, block)
     print(block)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--min-time", type=float, default=2.0, help="seconds timed per run")
+    ap.add_argument("--seed", type=int, default=7, help="isomorph seed (ours and tdoku)")
+    ap.add_argument("--tdoku", type=Path, help="a checkout of github.com/t-dillon/tdoku")
+    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    ap.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
+    ap.add_argument("--peer-target", type=Path, default=ROOT / "target" / "peer")
+    ap.add_argument("--whole-process", action="store_true",
+                    help="the older comparison against the crate alone, parse included")
+    args = ap.parse_args()
+    data = args.shared / "data"
+    if not data.is_dir():
+        raise SystemExit(f"{data} is not present: nothing to compare on")
+    commit = run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT).stdout.strip()
+    command = ("scripts/bench-peers.py " + " ".join(sys.argv[1:])).strip()
+    if args.whole_process:
+        whole_process(args, data, commit, command)
+    else:
+        three_way(args, args.shared, data, commit, command)
 
 
 if __name__ == "__main__":

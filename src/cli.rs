@@ -10,7 +10,9 @@ use sudoku_batch::cmd::merge::MergeConfig;
 use sudoku_batch::cmd::solve::SolveConfig;
 use sudoku_batch::cmd::verify::VerifyConfig;
 use sudoku_batch::cmd::Command as Run;
+use sudoku_batch::cmd::{canon::CanonConfig, dedup::DedupConfig, overlap::OverlapConfig};
 use sudoku_batch::dataset::augment::{AugmentConfig, AugmentOptions};
+use sudoku_batch::dataset::rate::RateConfig;
 use sudoku_batch::dataset::TableOutput;
 use sudoku_batch::engine::ReadConfig;
 use sudoku_batch::input::{Format, LayoutOptions, Shard};
@@ -36,6 +38,10 @@ impl Cli {
             Command::Verify(args) => Run::Verify(args.into_config()?),
             Command::Bench(args) => Run::Bench(args.into_config()?),
             Command::Augment(args) => Run::Augment(args.into_config()?),
+            Command::Rate(args) => Run::Rate(args.into_config()?),
+            Command::Canon(args) => Run::Canon(args.into_config()?),
+            Command::Dedup(args) => Run::Dedup(args.into_config()?),
+            Command::Overlap(args) => Run::Overlap(args.into_config()?),
             Command::Report(ReportCommand::Merge {
                 output,
                 inputs,
@@ -65,9 +71,19 @@ pub enum Command {
     /// Check every row of a dataset: puzzle shape, clue conflicts, uniqueness, and the stored
     /// solution when there is one; name each row that is wrong and why.
     Verify(VerifyArgs),
+    /// Write each record's canonical form (minlex), in input order.
+    Canon(CanonArgs),
+    /// Keep the first occurrence of each puzzle, exactly or (--iso) up to symmetry.
+    Dedup(DedupArgs),
+    /// List the test rows that are the same puzzle as a train row, exactly or up to
+    /// symmetry (exit 1 when any is found, 0 when the split is clean).
+    Overlap(OverlapArgs),
     /// Write K random isomorphs of every puzzle with their solutions, reproducibly from a
     /// seed: source_record,puzzle,solution,transform.
     Augment(AugmentArgs),
+    /// Rate every puzzle's difficulty the same for all its isomorphs: record,input,line,
+    /// clues,status,singles_only,rating,guesses_min,guesses_median,guesses_max.
+    Rate(RateArgs),
 }
 
 /// Input layout for `--format`.
@@ -614,6 +630,163 @@ impl VerifyArgs {
     }
 }
 
+/// Flags of `canon`.
+#[derive(Debug, Args)]
+pub struct CanonArgs {
+    /// Inputs and how to read them.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Write the forms here (`-`: standard output): a line each, `invalid` for a record that
+    /// is not a puzzle; a CSV input gives its columns plus `minlex`.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: String,
+    /// Write per-record stats CSV: record,line,status,clues,automorphisms,error.
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<String>,
+}
+
+impl CanonArgs {
+    /// Checks the flags together and builds the library config.
+    ///
+    /// # Errors
+    /// A message naming the flag when two flags do not fit together.
+    pub fn into_config(self) -> Result<CanonConfig, String> {
+        let inputs = one_stdin(self.input.inputs())?;
+        if self.stats.as_deref() == Some("-") && self.output == "-" {
+            return Err("--stats -: standard output already carries the forms; give --stats a file or use -o FILE".into());
+        }
+        let outputs = [("-o", Some(&self.output)), ("--stats", self.stats.as_ref())];
+        same_file_outputs(&outputs)?;
+        output_is_input(&inputs, &outputs)?;
+        Ok(CanonConfig {
+            read: self.input.read_config(inputs)?,
+            output: self.output,
+            stats: self.stats,
+        })
+    }
+}
+
+/// Flags of `dedup`.
+#[derive(Debug, Args)]
+pub struct DedupArgs {
+    /// Inputs and how to read them.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Write the kept records here, in the input's layout (`-`: standard output).
+    #[arg(short, long, value_name = "FILE", required = true)]
+    pub output: String,
+    /// Count isomorphs (same minlex form) as copies, not only equal puzzles.
+    #[arg(long)]
+    pub iso: bool,
+    /// Write every dropped record as CSV:
+    /// record,input,line,first_record,first_input,first_line,relation (exact or isomorph).
+    #[arg(long, value_name = "FILE")]
+    pub groups: Option<String>,
+}
+
+impl DedupArgs {
+    /// Checks the flags together and builds the library config.
+    ///
+    /// # Errors
+    /// A message naming the flag when two flags do not fit together.
+    pub fn into_config(self) -> Result<DedupConfig, String> {
+        let inputs = one_stdin(self.input.inputs())?;
+        if self.input.shard.is_some() {
+            return Err(
+                "--shard does not apply to dedup: copies in other shards would be kept".into(),
+            );
+        }
+        if self.groups.as_deref() == Some("-") && self.output == "-" {
+            return Err("--groups -: standard output already carries the kept records; give --groups a file".into());
+        }
+        let outputs = [
+            ("-o", Some(&self.output)),
+            ("--groups", self.groups.as_ref()),
+        ];
+        same_file_outputs(&outputs)?;
+        output_is_input(&inputs, &outputs)?;
+        Ok(DedupConfig {
+            read: self.input.read_config(inputs)?,
+            output: self.output,
+            iso: self.iso,
+            groups: self.groups,
+        })
+    }
+}
+
+/// Flags of `overlap`.
+#[derive(Debug, Args)]
+pub struct OverlapArgs {
+    /// Train inputs (lines or CSV).
+    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    pub train: Vec<String>,
+    /// Test inputs (lines or CSV).
+    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    pub test: Vec<String>,
+    /// Write the overlapping test rows as CSV here (`-`: standard output):
+    /// test_input,test_line,train_input,train_line,relation.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: String,
+    /// Also list test rows whose solution grid is an isomorph of a train row's (the stored
+    /// solution, or the puzzle's only solution): relation same-solution-class.
+    #[arg(long)]
+    pub by_solution: bool,
+    /// How to read the inputs' layout.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+    /// CSV solution column for --by-solution: header name (case-insensitive) or 1-based
+    /// index [default: a column named solutions, solution, answer or answers].
+    #[arg(long, value_name = "NAME")]
+    pub solution_column: Option<String>,
+    /// Worker threads, 1 to 1024 [default: all cores].
+    #[arg(short = 'j', long = "threads", value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<NonZeroUsize>,
+    /// No progress bar and no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Read files into memory instead of memory-mapping them.
+    #[arg(long)]
+    pub no_mmap: bool,
+}
+
+impl OverlapArgs {
+    /// Checks the flags together and builds the library config.
+    ///
+    /// # Errors
+    /// A message naming the flag when two flags do not fit together.
+    pub fn into_config(self) -> Result<OverlapConfig, String> {
+        let all: Vec<String> = self.train.iter().chain(&self.test).cloned().collect();
+        one_stdin(all.clone())?;
+        let outputs = [("-o", Some(&self.output))];
+        output_is_input(&all, &outputs)?;
+        let input = InputArgs {
+            inputs: self.train,
+            layout: self.layout,
+            threads: self.threads,
+            quiet: self.quiet,
+            no_mmap: self.no_mmap,
+            shard: None,
+            shard_count: None,
+        };
+        let mut train = input.read_config(input.inputs.clone())?;
+        train.layout.solution_column = self.solution_column;
+        Ok(OverlapConfig {
+            train,
+            test: self.test,
+            output: self.output,
+            by_solution: self.by_solution,
+        })
+    }
+}
+
+/// `inputs`, unless standard input (`-`) is named twice.
+fn one_stdin(inputs: Vec<String>) -> Result<Vec<String>, String> {
+    if inputs.iter().filter(|p| *p == "-").count() > 1 {
+        return Err("standard input (-) can be read only once".into());
+    }
+    Ok(inputs)
+}
+
 /// Flags of `augment`.
 #[derive(Debug, Args)]
 pub struct AugmentArgs {
@@ -670,6 +843,48 @@ impl AugmentArgs {
                 include_original: self.include_original,
                 keep_unsolved: self.keep_unsolved,
             },
+            output: TableOutput::new(self.output, self.output_format.map(Into::into)),
+        })
+    }
+}
+
+/// Flags of `rate`.
+#[derive(Debug, Args)]
+pub struct RateArgs {
+    /// Inputs and how to read them.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Isomorphs of the canonical form solved per puzzle; the rating is the mean of
+    /// log2(1 + guesses) over them.
+    #[arg(long, value_name = "K", default_value = "10", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub samples: u32,
+    /// Seed of the isomorph draws (a rating is comparable only under one seed and K).
+    #[arg(long, value_name = "S", default_value = "0")]
+    pub seed: u64,
+    /// Write the ratings here (`-`: standard output); the extension picks the format (.csv,
+    /// .txt, .jsonl, .npz; anything else: CSV).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: String,
+    /// The output format, whatever the extension.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<TableFormatArg>,
+}
+
+impl RateArgs {
+    /// Checks the flags together and builds the library config.
+    ///
+    /// # Errors
+    /// A message naming the flag when a value does not fit.
+    pub fn into_config(self) -> Result<RateConfig, String> {
+        let inputs = self.input.inputs();
+        if inputs.iter().filter(|p| *p == "-").count() > 1 {
+            return Err("standard input (-) can be read only once".into());
+        }
+        output_is_input(&inputs, &[("-o", Some(&self.output))])?;
+        Ok(RateConfig {
+            read: self.input.read_config(inputs)?,
+            samples: self.samples,
+            seed: self.seed,
             output: TableOutput::new(self.output, self.output_format.map(Into::into)),
         })
     }

@@ -43,7 +43,7 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressStyle};
 
-use crate::input::{Dataset, Finished, LayoutOptions, RawRecord, ReadOptions, Shard};
+use crate::input::{Dataset, Finished, Layout, LayoutOptions, RawRecord, ReadOptions, Shard};
 use crate::interrupt;
 use crate::summary::count;
 
@@ -82,33 +82,6 @@ pub trait Sink: Send {
 
 /// The result type of a sink's work.
 pub type Output<S> = <<S as Sink>::Work as Work>::Output;
-
-/// A [`Work`] made of two functions, for a command whose per-record work is a closure:
-/// `work` on each record, `panicked` for a record whose `work` panicked.
-#[derive(Clone)]
-pub struct FnWork<W, P> {
-    /// The per-record work.
-    pub work: W,
-    /// What a record whose work panicked becomes (record, panic message).
-    pub panicked: P,
-}
-
-impl<R, W, P> Work for FnWork<W, P>
-where
-    R: Send,
-    W: Fn(&RawRecord) -> R + Sync,
-    P: Fn(&RawRecord, String) -> R + Sync,
-{
-    type Output = R;
-
-    fn work(&self, record: &RawRecord) -> R {
-        (self.work)(record)
-    }
-
-    fn panicked(&self, record: &RawRecord, message: String) -> R {
-        (self.panicked)(record, message)
-    }
-}
 
 /// What every command that reads records needs to know about its inputs.
 #[derive(Clone, Debug)]
@@ -217,6 +190,106 @@ pub fn run<S: Sink>(
         }
     }
     Ok(done)
+}
+
+/// The [`Work`] of [`run_fn`]: a closure, borrowed.
+pub struct FnWork<'w, W>(&'w W);
+
+impl<R: Send, W: Fn(&RawRecord) -> R + Sync> Work for FnWork<'_, W> {
+    type Output = R;
+
+    fn work(&self, record: &RawRecord) -> R {
+        (self.0)(record)
+    }
+
+    /// A closure gives no result for a record it panicked on, so the panic goes on, with
+    /// the record named: it ends the run, as a panic did before the engine.
+    fn panicked(&self, record: &RawRecord, message: String) -> R {
+        panic!(
+            "internal error on record {} (line {}): {message}",
+            record.record, record.line
+        )
+    }
+}
+
+/// The [`Sink`] of [`run_fn`].
+struct FnSink<'w, W, C> {
+    work: &'w W,
+    consume: C,
+    index: usize,
+    path: String,
+}
+
+impl<'w, R, W, C> Sink for FnSink<'w, W, C>
+where
+    R: Send,
+    W: Fn(&RawRecord) -> R + Sync,
+    C: FnMut(usize, &str, &[RawRecord], &[R]) -> Result<()> + Send,
+{
+    type Work = FnWork<'w, W>;
+
+    fn start_input(&mut self, index: usize, data: &Dataset) -> Result<FnWork<'w, W>> {
+        self.index = index;
+        self.path = data.path().to_string();
+        Ok(FnWork(self.work))
+    }
+
+    fn consume(&mut self, raws: &[RawRecord], results: &[R]) -> Result<()> {
+        (self.consume)(self.index, &self.path, raws, results)
+    }
+}
+
+/// [`run`] for a command written as two closures: `work` on each record (on the workers),
+/// `consume(input index, input path, records, results)` in input order. A panic in `work`
+/// ends the run (see [`FnWork`]); implement [`Work`] to turn it into a result instead.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_fn<R, W, C>(
+    datasets: Vec<Dataset>,
+    pool: &rayon::ThreadPool,
+    quiet: bool,
+    work: &W,
+    consume: C,
+) -> Result<Run>
+where
+    R: Send,
+    W: Fn(&RawRecord) -> R + Sync,
+    C: FnMut(usize, &str, &[RawRecord], &[R]) -> Result<()> + Send,
+{
+    let mut sink = FnSink {
+        work,
+        consume,
+        index: 0,
+        path: String::new(),
+    };
+    run(datasets, pool, &mut sink, quiet)
+}
+
+/// Checks that every input has the first one's layout: all lines, or CSVs with the same
+/// header, for a command that writes them into one output.
+///
+/// # Errors
+/// The first input whose layout differs, named.
+pub fn same_layout(datasets: &[Dataset]) -> Result<()> {
+    let Some(first) = datasets.first() else {
+        return Ok(());
+    };
+    for data in &datasets[1..] {
+        let same = match (first.layout(), data.layout()) {
+            (Layout::Lines { .. }, Layout::Lines { .. }) => true,
+            (Layout::Csv { header: a, .. }, Layout::Csv { header: b, .. }) => a == b,
+            _ => false,
+        };
+        anyhow::ensure!(
+            same,
+            "{}: its layout ({}) or header differs from the first input's; \
+             give inputs of different layouts in separate runs",
+            data.path(),
+            data.layout().name()
+        );
+    }
+    Ok(())
 }
 
 /// A rayon pool of `threads` workers, for one run of a command (or one thread count of

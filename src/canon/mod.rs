@@ -46,6 +46,7 @@
 //! after the last row are exactly the geometric transforms that map the puzzle onto its
 //! form.
 
+mod pattern;
 mod search;
 
 use crate::grid::Grid;

@@ -17,6 +17,7 @@
 //! nibbles (12 bits, the leftmost cell most significant) and a row is three stacks (36 bits
 //! in a `u64`), so comparing integers compares strings.
 
+use super::pattern::{pattern_pass, row_patterns};
 use crate::grid::{Grid, CELLS};
 
 /// The 6 orders of 3 columns: output position `j` of a stack takes source column
@@ -35,25 +36,25 @@ const ALL_ORDERS: u8 = 0b11_1111;
 
 /// One partial transform, a node of the search. `Copy`, 24 bytes.
 #[derive(Clone, Copy, Debug)]
-struct Branch {
+pub(super) struct Branch {
     /// 0: the puzzle as given; 1: transposed.
-    t: u8,
+    pub(super) t: u8,
     /// Bands already used (bit `b` = source band `b`), the current one included.
-    bands: u8,
+    pub(super) bands: u8,
     /// Source band of the output band being filled.
-    band: u8,
+    pub(super) band: u8,
     /// Rows of the current source band already used (bit `i` = row `3 * band + i`).
-    rows: u8,
+    pub(super) rows: u8,
     /// Output stack `s` takes source stack `stacks[s]`.
-    stacks: [u8; 3],
+    pub(super) stacks: [u8; 3],
     /// Output stack `s` may order its columns by any [`TRIPLE_ORDERS`] in `orders[s]`.
-    orders: [u8; 3],
+    pub(super) orders: [u8; 3],
     /// Label of source digit `d` (0 = none yet); `labels[0]` stays 0 (blank).
-    labels: [u8; 10],
+    pub(super) labels: [u8; 10],
     /// The next label to hand out, 1..=10.
-    next: u8,
+    pub(super) next: u8,
     /// Source row of each output row so far.
-    seq: [u8; 9],
+    pub(super) seq: [u8; 9],
 }
 
 /// The puzzle and its transpose, and the state shared by the search of one level.
@@ -63,8 +64,6 @@ struct Search<'a> {
     best: u64,
     /// The branches that give `best`.
     found: Vec<Branch>,
-    /// Compare patterns of givens only (1 = given), not labels.
-    pattern: bool,
 }
 
 /// The result of a search: the form and how many transforms give it.
@@ -105,13 +104,12 @@ pub(crate) fn search(puzzle: &Grid) -> Outcome {
         grids: &grids,
         best: u64::MAX,
         found: Vec::with_capacity(64),
-        pattern: true,
     };
     let complete = puzzle.0.iter().all(|&d| d != 0);
     if !complete {
-        s.pass(&mut level, false, None);
+        let pats = [row_patterns(&grids[0]), row_patterns(&grids[1])];
+        pattern_pass(&pats, &mut level, &mut s.found);
     }
-    s.pattern = false;
     let mut form = [0u8; CELLS];
     s.pass(&mut level, !complete, Some(&mut form));
     let automorphisms = level
@@ -134,33 +132,38 @@ const STACK_ORDERS: [[u8; 3]; 6] = [
     [2, 1, 0],
 ];
 
-/// The source rows that may become output row `k` of `b`, each with `b` updated to use it:
-/// a row of the current band not used yet, or at the start of a band (`k` = 0, 3, 6) any
-/// row of a band not used yet; only the row already chosen when `fixed`.
-fn next_rows(b: &Branch, k: usize, fixed: bool) -> impl Iterator<Item = (Branch, usize)> + '_ {
-    let new_band = k.is_multiple_of(3);
-    (0..9usize).filter_map(move |row| {
-        if fixed {
-            return (usize::from(b.seq[k]) == row).then_some((*b, row));
-        }
-        let (band, i) = ((row / 3) as u8, (row % 3) as u8);
-        let mut n = *b;
-        if new_band {
-            if b.bands & (1 << band) != 0 {
-                return None;
+/// The source rows that may become output row `k` of `b`, as a 9-bit set (bit `row`): a
+/// row of the current band not used yet, or at the start of a band (`k` = 0, 3, 6) any row
+/// of a band not used yet.
+pub(super) fn allowed_rows(b: &Branch, k: usize) -> u16 {
+    if k.is_multiple_of(3) {
+        let mut rows = 0;
+        for band in 0..3 {
+            if b.bands & (1 << band) == 0 {
+                rows |= 7 << (3 * band);
             }
+        }
+        rows
+    } else {
+        u16::from(!b.rows & 7) << (3 * b.band)
+    }
+}
+
+impl Branch {
+    /// `self` with source row `row` as output row `k`.
+    pub(super) fn with_row(&self, k: usize, row: usize) -> Branch {
+        let mut n = *self;
+        let (band, i) = ((row / 3) as u8, (row % 3) as u8);
+        if k.is_multiple_of(3) {
             n.bands |= 1 << band;
             n.band = band;
             n.rows = 1 << i;
         } else {
-            if band != b.band || b.rows & (1 << i) != 0 {
-                return None;
-            }
             n.rows |= 1 << i;
         }
         n.seq[k] = row as u8;
-        Some((n, row))
-    })
+        n
+    }
 }
 
 impl Search<'_> {
@@ -172,8 +175,15 @@ impl Search<'_> {
             self.best = u64::MAX;
             self.found.clear();
             for b in level.iter() {
-                for (next, row) in next_rows(b, k, fixed) {
-                    self.stack(next, row, 0, 0);
+                if fixed {
+                    self.stack(*b, usize::from(b.seq[k]), 0, 0);
+                    continue;
+                }
+                let mut rows = allowed_rows(b, k);
+                while rows != 0 {
+                    let row = rows.trailing_zeros() as usize;
+                    rows &= rows - 1;
+                    self.stack(b.with_row(k, row), row, 0, 0);
                 }
             }
             if let Some(form) = form.as_deref_mut() {
@@ -187,52 +197,56 @@ impl Search<'_> {
 
     /// Extends `b` through output stack `s` of source row `row`, after the stacks before it
     /// gave `prefix` (12 bits a stack). Records the branch when the row is done and ties or
-    /// beats the best row.
-    fn stack(&mut self, b: Branch, row: usize, s: usize, prefix: u64) {
-        if s == 3 {
-            if prefix < self.best {
-                self.best = prefix;
-                self.found.clear();
+    /// beats the best row. A stack with one allowed order, or no givens, goes on in the
+    /// loop; several orders that label differently split the branch.
+    fn stack(&mut self, mut b: Branch, row: usize, mut s: usize, mut prefix: u64) {
+        loop {
+            if s == 3 {
+                if prefix < self.best {
+                    self.best = prefix;
+                    self.found.clear();
+                }
+                if prefix == self.best {
+                    self.found.push(b);
+                }
+                return;
             }
-            if prefix == self.best {
-                self.found.push(b);
+            let at = row * 9 + 3 * usize::from(b.stacks[s]);
+            let src: [u8; 3] = self.grids[usize::from(b.t)][at..at + 3]
+                .try_into()
+                .expect("3 cells");
+            let orders = b.orders[s];
+            if src == [0; 3] || orders.is_power_of_two() {
+                let order = &TRIPLE_ORDERS[orders.trailing_zeros() as usize];
+                let (v, fresh) = label(&b, &src, order);
+                prefix = prefix << 12 | u64::from(v);
+                if prefix > self.best >> (12 * (2 - s)) {
+                    return;
+                }
+                b.take(&fresh);
+                s += 1;
+                continue;
             }
-            return;
+            return self.split(b, row, s, prefix, &src);
         }
-        let src = &self.grids[usize::from(b.t)][row * 9 + 3 * usize::from(b.stacks[s])..][..3];
-        // Each allowed order: its output (12 bits), and the labels it hands out.
+    }
+
+    /// [`Search::stack`] for a stack with several allowed orders and givens: one branch per
+    /// distinct labelling among the orders that give the least output.
+    fn split(&mut self, b: Branch, row: usize, s: usize, prefix: u64, src: &[u8; 3]) {
+        // Each allowed order: its output (12 bits), and the digits it labels.
         let mut outs = [(u16::MAX, [0u8; 3]); 6];
         let mut least = u16::MAX;
         for (p, order) in TRIPLE_ORDERS.iter().enumerate() {
-            if b.orders[s] & (1 << p) == 0 {
-                continue;
+            if b.orders[s] & (1 << p) != 0 {
+                outs[p] = label(&b, src, order);
+                least = least.min(outs[p].0);
             }
-            let (mut v, mut next, mut fresh, mut nf) = (0u16, b.next, [0u8; 3], 0);
-            for &j in order {
-                let d = src[j];
-                let mut l = if self.pattern {
-                    u8::from(d != 0)
-                } else {
-                    b.labels[usize::from(d)]
-                };
-                if d != 0 && l == 0 {
-                    // A digit not seen before takes the next label, unless this order
-                    // already labelled it (impossible: a row holds each digit once).
-                    l = next;
-                    next += 1;
-                    fresh[nf] = d;
-                    nf += 1;
-                }
-                v = v << 4 | u16::from(l);
-            }
-            outs[p] = (v, fresh);
-            least = least.min(v);
         }
         let value = prefix << 12 | u64::from(least);
-        if self.best != u64::MAX && value > self.best >> (12 * (2 - s)) {
+        if value > self.best >> (12 * (2 - s)) {
             return;
         }
-        // One branch per distinct labelling among the orders that give the least output.
         let mut done = 0u8;
         for p in 0..6 {
             if done & (1 << p) != 0 || outs[p].0 != least {
@@ -247,11 +261,39 @@ impl Search<'_> {
             done |= mask;
             let mut n = b;
             n.orders[s] = mask;
-            for &d in outs[p].1.iter().take_while(|&&d| d != 0) {
-                n.labels[usize::from(d)] = n.next;
-                n.next += 1;
-            }
+            n.take(&outs[p].1);
             self.stack(n, row, s + 1, value);
+        }
+    }
+}
+
+/// The output of source cells `src` in `order` under `b`'s labels (12 bits, 4 a cell: 0 for a
+/// blank, else the label), and the digits not labelled before, in the order they take the
+/// next labels (0 after the last).
+#[inline]
+fn label(b: &Branch, src: &[u8; 3], order: &[usize; 3]) -> (u16, [u8; 3]) {
+    let (mut v, mut next, mut fresh, mut nf) = (0u16, b.next, [0u8; 3], 0);
+    for &j in order {
+        let d = src[j];
+        let mut l = b.labels[usize::from(d)];
+        if d != 0 && l == 0 {
+            // A row holds each digit once, so no digit is fresh twice here.
+            l = next;
+            next += 1;
+            fresh[nf] = d;
+            nf += 1;
+        }
+        v = v << 4 | u16::from(l);
+    }
+    (v, fresh)
+}
+
+impl Branch {
+    /// Hands out the next labels to `fresh` digits, in order, up to the first 0.
+    fn take(&mut self, fresh: &[u8; 3]) {
+        for &d in fresh.iter().take_while(|&&d| d != 0) {
+            self.labels[usize::from(d)] = self.next;
+            self.next += 1;
         }
     }
 }

@@ -1,16 +1,22 @@
 //! The commands, one thin file each over the [`crate::engine`] and the
 //! [`crate::input`] layer: a config (built by the command line in the binary, or by
 //! hand in tests), a `run_*` function, and for a command that reads records a [`Sink`]
-//! (and its [`Work`]) in the manner of ripgrep's searcher and sink. A new command (`canon`,
-//! `dedup`, `overlap`, `augment`, `rate`) is a new file here: a `Work` for the per-record
-//! job, a `Sink` for the in-order consumer, and a variant of [`Command`]; the engine gives
-//! it the parallel pipeline, the panic guard, Ctrl-C and the input-change check.
+//! (and its [`Work`]) in the manner of ripgrep's searcher and sink. A new command is a new
+//! file here: a `Work` for the per-record job, a `Sink` for the in-order consumer, and a
+//! variant of [`Command`]; the engine gives it the parallel pipeline, the panic guard,
+//! Ctrl-C and the input-change check. `canon`, `dedup` and `overlap` (issue 12) read
+//! through [`scan`], closures over [`crate::engine::run_fn`].
 //!
 //! [`Sink`]: crate::engine::Sink
 //! [`Work`]: crate::engine::Work
 
 pub mod bench;
+pub mod canon;
+pub mod dedup;
 pub mod merge;
+pub mod overlap;
+mod rows;
+pub mod scan;
 pub mod solve;
 pub mod verify;
 
@@ -35,6 +41,14 @@ pub enum Command {
     MergeReports(merge::MergeConfig),
     /// `augment`.
     Augment(crate::dataset::augment::AugmentConfig),
+    /// `rate`.
+    Rate(crate::dataset::rate::RateConfig),
+    /// `canon`.
+    Canon(canon::CanonConfig),
+    /// `dedup`.
+    Dedup(dedup::DedupConfig),
+    /// `overlap`.
+    Overlap(overlap::OverlapConfig),
 }
 
 /// Runs a command and returns the process exit code. `solve`: 0 when every record was
@@ -99,12 +113,48 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::from(u8::from(counts.skipped() > 0)))
         }
+        Command::Rate(cfg) => {
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
+            note_terminal_stdin(&cfg.read.inputs, cfg.read.quiet);
+            let summary = crate::dataset::rate::run_rate(&cfg)?;
+            if summary.interrupted {
+                return Ok(ExitCode::from(130));
+            }
+            let all_rated = summary.status.solved == summary.status.total();
+            Ok(ExitCode::from(u8::from(!all_rated)))
+        }
+        Command::Canon(cfg) => {
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
+            note_terminal_stdin(&cfg.read.inputs, cfg.read.quiet);
+            let s = canon::run_canon(&cfg)?;
+            Ok(exit_code(s.interrupted, s.invalid > 0))
+        }
+        Command::Dedup(cfg) => {
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
+            note_terminal_stdin(&cfg.read.inputs, cfg.read.quiet);
+            let s = dedup::run_dedup(&cfg)?;
+            Ok(exit_code(s.interrupted, s.invalid > 0))
+        }
+        Command::Overlap(cfg) => {
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
+            let s = overlap::run_overlap(&cfg)?;
+            Ok(exit_code(s.interrupted, s.found() > 0))
+        }
         Command::MergeReports(cfg) => {
             let merged = merge::merge_files(&cfg.inputs, cfg.partial)?;
             crate::output::write_json(&cfg.output, &merged)?;
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// 130 when Ctrl-C stopped the run, else 1 when `flagged`, else 0.
+fn exit_code(interrupted: bool, flagged: bool) -> ExitCode {
+    ExitCode::from(match (interrupted, flagged) {
+        (true, _) => 130,
+        (false, true) => 1,
+        (false, false) => 0,
+    })
 }
 
 /// Says once, on stderr, that the puzzles are read from the terminal, so a command typed

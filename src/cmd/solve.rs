@@ -6,7 +6,7 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use crate::engine::{self, Output, ReadConfig, Sink, Work};
 use crate::grid::{Grid, ParseError};
@@ -205,9 +205,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         ..cfg.read.options()
     };
     let datasets = engine::open_inputs(&cfg.read.inputs, &options)?;
-    for data in datasets.iter().skip(1) {
-        same_layout(datasets[0].layout(), data.layout(), data.path())?;
-    }
+    engine::same_layout(&datasets)?;
     // Only now: a CSV writer writes its header at once, and standard output cannot take it
     // back if a later input turns out not to fit.
     let solutions = datasets
@@ -249,20 +247,6 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     commit_outputs(targets, run.datasets)?;
     print_summary(cfg, &col, &report);
     Ok(report)
-}
-
-/// Checks that `layout` (of input `path`) matches the first input's `first`: all lines, or
-/// CSVs with the same header, since they share one output.
-fn same_layout(first: &Layout, layout: &Layout, path: &str) -> Result<()> {
-    match (first, layout) {
-        (Layout::Lines { .. }, Layout::Lines { .. }) => Ok(()),
-        (Layout::Csv { header: a, .. }, Layout::Csv { header: b, .. }) if a == b => Ok(()),
-        _ => bail!(
-            "{path}: its layout ({}) or header differs from the first input's; \
-             solve inputs of different layouts in separate runs",
-            layout.name()
-        ),
-    }
 }
 
 /// Opens the solutions writer for the inputs' layout (that of the first input).

@@ -6,19 +6,15 @@
 //! nothing else, so the output is the same bytes at any `-j`, and the shards of a
 //! `--shard K/N` run, joined in order (headers dropped), give the whole run's rows.
 
-use std::io::Write;
+use anyhow::Result;
 
-use anyhow::{Context, Result};
-
-use super::{each_input, TableOutput};
+use super::{write_table, Notes, TableOutput};
 use crate::engine::ReadConfig;
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
 use crate::isomorph::Isomorph;
-use crate::output::table::{table_writer, Column, Kind, TableWriter, Value};
-use crate::output::{commit_outputs, Target, WRITEBACK_RECORDS};
+use crate::output::table::{Column, Kind, TableWriter, Value};
 use crate::solver;
-use crate::summary::print_notes;
 
 /// The output columns: the 0-based record the pair comes from, the transformed puzzle and
 /// solution (81 digits, `0` = blank; the solution empty when kept without one), and the
@@ -195,58 +191,39 @@ impl AugmentCounts {
     }
 }
 
-/// Invalid records named one by one on stderr before the rest are only counted.
-const MAX_NOTES: usize = 10;
-
-/// Writes the rows of each record and counts what happened.
-struct Writer {
-    table: Box<dyn TableWriter + Send>,
-    counts: AugmentCounts,
-    notes: Vec<String>,
-    unsynced: usize,
-}
-
-impl Writer {
-    fn write(&mut self, path: &str, results: &[Augmented]) -> Result<()> {
-        let mut code = [0u8; crate::isomorph::CODE_LEN];
-        for a in results {
-            let c = &mut self.counts;
-            c.records += 1;
-            match &a.skip {
-                None => c.augmented += 1,
-                Some(skip) => {
-                    match skip {
-                        Skip::Invalid(_) => c.invalid += 1,
-                        Skip::Unsolvable => c.unsolvable += 1,
-                        Skip::Multiple => c.multiple += 1,
-                        Skip::WrongSolution(_) => c.wrong_solution += 1,
-                    }
-                    if !a.pairs.is_empty() {
-                        c.kept += 1;
-                    }
-                    if self.notes.len() < MAX_NOTES {
-                        self.notes
-                            .push(format!("{path}:{}: {}", a.line, describe(skip)));
-                    }
-                }
+/// Writes the rows of one record and counts what happened.
+fn write_record(
+    table: &mut (dyn TableWriter + Send),
+    counts: &mut AugmentCounts,
+    notes: &mut Notes,
+    path: &str,
+    a: &Augmented,
+) -> std::io::Result<()> {
+    counts.records += 1;
+    match &a.skip {
+        None => counts.augmented += 1,
+        Some(skip) => {
+            match skip {
+                Skip::Invalid(_) => counts.invalid += 1,
+                Skip::Unsolvable => counts.unsolvable += 1,
+                Skip::Multiple => counts.multiple += 1,
+                Skip::WrongSolution(_) => counts.wrong_solution += 1,
             }
-            for (p, s, iso) in &a.pairs {
-                iso.write_code(&mut code);
-                let code = std::str::from_utf8(&code).expect("the code is ASCII");
-                let s = s.as_ref().map_or(Value::Null, Value::Grid);
-                self.table
-                    .write_row(&[Value::Int(a.record), Value::Grid(p), s, Value::Text(code)])
-                    .context("cannot write the pairs")?;
+            if !a.pairs.is_empty() {
+                counts.kept += 1;
             }
-            self.counts.pairs += a.pairs.len() as u64;
-            self.unsynced += a.pairs.len();
+            notes.add(path, a.line, describe(skip));
         }
-        if self.unsynced >= WRITEBACK_RECORDS {
-            self.unsynced = 0;
-            self.table.start_writeback();
-        }
-        Ok(())
     }
+    let mut code = [0u8; crate::isomorph::CODE_LEN];
+    for (p, s, iso) in &a.pairs {
+        iso.write_code(&mut code);
+        let code = std::str::from_utf8(&code).expect("the code is ASCII");
+        let s = s.as_ref().map_or(Value::Null, Value::Grid);
+        table.write_row(&[Value::Int(a.record), Value::Grid(p), s, Value::Text(code)])?;
+    }
+    counts.pairs += a.pairs.len() as u64;
+    Ok(())
 }
 
 fn describe(skip: &Skip) -> String {
@@ -265,66 +242,35 @@ fn describe(skip: &Skip) -> String {
 /// Fatal problems only (exit 2): an input that cannot be opened or read, an output that
 /// cannot be written. Records that cannot be augmented are counted, not errors.
 pub fn run_augment(cfg: &AugmentConfig) -> Result<AugmentCounts> {
-    let target = Target::create(&cfg.output.path)?;
-    let table =
-        table_writer(cfg.output.format, target, COLUMNS).context("cannot write the pairs")?;
-    let mut w = Writer {
-        table,
-        counts: AugmentCounts::default(),
-        notes: Vec::new(),
-        unsynced: 0,
-    };
+    let mut counts = AugmentCounts::default();
+    let mut notes = Notes::default();
     let opts = cfg.options;
-    let (_, interrupted) = each_input(
+    counts.interrupted = write_table(
         &cfg.read,
+        &cfg.output,
+        COLUMNS,
         |raw| augment_record(raw, &opts),
-        |raw, message| Augmented {
-            record: raw.record,
-            line: raw.line,
-            skip: Some(Skip::Invalid(ParseError::Internal(message))),
-            pairs: Vec::new(),
-        },
-        |path, _, results| w.write(path, results),
+        |table, path, a| Ok(write_record(table, &mut counts, &mut notes, path, a)?),
     )?;
-    w.counts.interrupted = interrupted;
-    let Writer {
-        table,
-        counts,
-        notes,
-        ..
-    } = w;
-    let target = table.finish().context("cannot write the pairs")?;
-    commit_outputs(vec![(target, "cannot write the pairs".to_string())], ())?;
-    print_summary(cfg, &counts, &notes);
-    Ok(counts)
-}
-
-fn print_summary(cfg: &AugmentConfig, c: &AugmentCounts, notes: &[String]) {
-    let mut err = std::io::stderr().lock();
-    print_notes(
-        &mut err,
-        notes,
-        c.records - c.augmented,
-        "records not augmented",
-    );
-    if cfg.read.quiet {
-        return;
+    notes.print("records not augmented");
+    if !cfg.read.quiet {
+        let c = &counts;
+        eprintln!(
+            "sudoku-batch: {} records: {} augmented, {} kept without solutions, {} skipped \
+             ({} invalid, {} unsolvable, {} multiple, {} wrong stored solution); {} pairs written{}",
+            c.records,
+            c.augmented,
+            c.kept,
+            c.skipped(),
+            c.invalid,
+            c.unsolvable,
+            c.multiple,
+            c.wrong_solution,
+            c.pairs,
+            if c.interrupted { " (interrupted)" } else { "" }
+        );
     }
-    let _ = writeln!(
-        err,
-        "sudoku-batch: {} records: {} augmented, {} kept without solutions, {} skipped \
-         ({} invalid, {} unsolvable, {} multiple, {} wrong stored solution); {} pairs written{}",
-        c.records,
-        c.augmented,
-        c.kept,
-        c.skipped(),
-        c.invalid,
-        c.unsolvable,
-        c.multiple,
-        c.wrong_solution,
-        c.pairs,
-        if c.interrupted { " (interrupted)" } else { "" }
-    );
+    Ok(counts)
 }
 
 #[cfg(test)]

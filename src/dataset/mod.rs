@@ -1,18 +1,22 @@
 //! Dataset-builder commands (issue 13): [`augment`] writes random isomorphs of every puzzle
-//! with their solutions; `rate` (to come) gives every puzzle a difficulty that all its isomorphs
-//! share. Both read their inputs through the batch engine ([`crate::engine`]) and
+//! with their solutions, [`rate`] gives every puzzle a difficulty that all its isomorphs
+//! share. Both read their inputs through the batch engine ([`crate::engine::run_fn`]) and
 //! write a table through [`crate::output::table`] in the format the output path names.
 //!
 //! Unlike `solve`, their output columns do not depend on the input's layout, so inputs of
 //! different layouts (lines and CSV) may be mixed in one run.
 
 pub mod augment;
+pub mod rate;
+pub mod singles;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
-use crate::engine::{self, FnWork, Output, ReadConfig, Sink};
-use crate::input::{Dataset, RawRecord};
-use crate::output::table::TableFormat;
+use crate::engine::{self, ReadConfig};
+use crate::input::RawRecord;
+use crate::output::table::{table_writer, Column, TableFormat, TableWriter};
+use crate::output::{commit_outputs, Target, WRITEBACK_RECORDS};
+use crate::summary::print_notes;
 
 /// Where a table goes and in which format.
 #[derive(Clone, Debug)]
@@ -34,61 +38,90 @@ impl TableOutput {
     }
 }
 
-/// The [`Sink`] behind [`each_input`]: the path of the input being read, the work to hand
-/// out for each input, and the consumer.
-struct FnSink<W, P, C> {
-    work: FnWork<W, P>,
-    consume: C,
-    path: String,
-}
-
-impl<R, W, P, C> Sink for FnSink<W, P, C>
-where
-    R: Send,
-    W: Fn(&RawRecord) -> R + Sync + Send + Clone,
-    P: Fn(&RawRecord, String) -> R + Sync + Send + Clone,
-    C: FnMut(&str, &[RawRecord], &[R]) -> Result<()> + Send,
-{
-    type Work = FnWork<W, P>;
-
-    fn start_input(&mut self, _: usize, data: &Dataset) -> Result<FnWork<W, P>> {
-        self.path = data.path().to_string();
-        Ok(self.work.clone())
-    }
-
-    fn consume(&mut self, raws: &[RawRecord], results: &[Output<Self>]) -> Result<()> {
-        (self.consume)(&self.path, raws, results)
-    }
-}
-
-/// Runs every input of `read` through the [`engine`](crate::engine): `work` on the
-/// workers (`panicked` for a record whose work panicked), `consume(path, records,
-/// results)` in input order. Record numbers run on across inputs (and, with `--shard`, are
-/// those of the whole file). Returns the records read and whether the run was interrupted.
+/// Reads every input of `read` in turn and runs the engine over its records: `work` on the
+/// workers, `consume(path, records, results)` in input order. Record numbers run on across
+/// inputs (and, with `--shard`, are those of the whole file). Returns the records read and
+/// whether the run was interrupted.
 ///
 /// # Errors
 /// An input that cannot be opened or whose layout cannot be worked out (before any work),
 /// a read error, the first error of `consume`, or a memory-mapped input that changed during
 /// the run.
-pub(crate) fn each_input<R, W, P, C>(
-    read: &ReadConfig,
-    work: W,
-    panicked: P,
-    consume: C,
-) -> Result<(u64, bool)>
+pub(crate) fn each_input<R, W, C>(read: &ReadConfig, work: W, mut consume: C) -> Result<(u64, bool)>
 where
-    R: Send,
-    W: Fn(&RawRecord) -> R + Sync + Send + Clone,
-    P: Fn(&RawRecord, String) -> R + Sync + Send + Clone,
+    R: Send + Sync,
+    W: Fn(&RawRecord) -> R + Sync + Send,
     C: FnMut(&str, &[RawRecord], &[R]) -> Result<()> + Send,
 {
     let pool = engine::worker_pool(read.threads)?;
     let datasets = engine::open_inputs(&read.inputs, &read.options())?;
-    let mut sink = FnSink {
-        work: FnWork { work, panicked },
-        consume,
-        path: String::new(),
-    };
-    let run = engine::run(datasets, &pool, &mut sink, read.quiet)?;
+    let run = engine::run_fn(datasets, &pool, read.quiet, &work, |_, path, raws, res| {
+        consume(path, raws, res)
+    })?;
     Ok((run.inputs.iter().map(|i| i.records).sum(), run.interrupted))
+}
+
+/// Runs the engine over every input of `read` and writes a table of `columns` to `output`:
+/// `work` maps each record on the workers, `write(table, path, result)` writes its rows in
+/// input order. The output is committed (renamed into place) when every input is done.
+/// Returns whether the run was interrupted.
+///
+/// # Errors
+/// As [`each_input`], plus an output that cannot be written.
+pub(crate) fn write_table<R, W, F>(
+    read: &ReadConfig,
+    output: &TableOutput,
+    columns: &'static [Column],
+    work: W,
+    mut write: F,
+) -> Result<bool>
+where
+    R: Send + Sync,
+    W: Fn(&RawRecord) -> R + Sync + Send,
+    F: FnMut(&mut (dyn TableWriter + Send), &str, &R) -> Result<()> + Send,
+{
+    let what = format!("cannot write {}", output.path);
+    let target = Target::create(&output.path)?;
+    let mut table = table_writer(output.format, target, columns).context(what.clone())?;
+    let mut unsynced = 0;
+    let (_, interrupted) = each_input(read, work, |path, _, results| {
+        for r in results {
+            write(table.as_mut(), path, r).context(what.clone())?;
+        }
+        // Hand what is written to the kernel about every WRITEBACK_RECORDS records (see `solve`).
+        unsynced += results.len();
+        if unsynced >= WRITEBACK_RECORDS {
+            unsynced = 0;
+            table.start_writeback();
+        }
+        Ok(())
+    })?;
+    let target = table.finish().context(what.clone())?;
+    commit_outputs(vec![(target, what)], ())?;
+    Ok(interrupted)
+}
+
+/// The first records a run could not handle, as `path:line: reason`, and how many there were.
+#[derive(Debug, Default)]
+pub(crate) struct Notes {
+    first: Vec<String>,
+    total: u64,
+}
+
+impl Notes {
+    /// Records named one by one on stderr before the rest are only counted.
+    const MAX: usize = 10;
+
+    /// Notes that the record at `path:line` could not be handled, and why.
+    pub(crate) fn add(&mut self, path: &str, line: u64, why: impl std::fmt::Display) {
+        self.total += 1;
+        if self.first.len() < Self::MAX {
+            self.first.push(format!("{path}:{line}: {why}"));
+        }
+    }
+
+    /// Prints the first notes and how many more there were (`what` names them).
+    pub(crate) fn print(&self, what: &str) {
+        print_notes(&mut std::io::stderr().lock(), &self.first, self.total, what);
+    }
 }

@@ -1,0 +1,203 @@
+//! `dedup`: keep the first occurrence of each puzzle, exact or up to symmetry (issue 12).
+//!
+//! Exact: two records are the same puzzle when their parsed grids are equal (so blank
+//! symbols and the text around the puzzle do not count). `--iso`: when their minlex forms
+//! are equal. Kept records are written in the input's layout: CSV rows as read, lines as
+//! their puzzle field (and stored-solution field after a comma, when the line has one).
+//! Records that are not puzzles are kept and counted as invalid (exit 1, as `solve`).
+//!
+//! # Memory and collisions
+//! Each class is remembered by a 96-bit key, the first 96 bits of the XXH3-128 hash of its
+//! grid (exact) or of its form (`--iso`): 12 bytes, in a hash set whose load factor stays
+//! between 7/16 and 7/8, so 14 to 30 bytes per class with the control byte. Two different
+//! classes share a key with probability at most n²/2^97 for n classes (the birthday bound):
+//! 6·10^-18 for a million classes, 6·10^-12 for a billion. `--groups` also keeps the first
+//! record's position and exact key for each class (40 more bytes a class).
+
+use anyhow::{Context, Result};
+use std::collections::{HashMap, HashSet};
+
+use super::canon::checked_puzzle;
+use super::rows::RowWriter;
+use super::scan::Inputs;
+use crate::canon::minlex;
+use crate::engine::ReadConfig;
+use crate::grid::{Grid, ParseError};
+use crate::input::RawRecord;
+use crate::output::commit_outputs;
+use crate::output::Target;
+
+/// Everything `dedup` needs, validated.
+#[derive(Clone, Debug)]
+pub struct DedupConfig {
+    /// Inputs and how to read them.
+    pub read: ReadConfig,
+    /// Kept records' output path; `-` is standard output.
+    pub output: String,
+    /// Compare up to symmetry (minlex forms), not exactly.
+    pub iso: bool,
+    /// CSV of dropped records and the first record of their class, if wanted.
+    pub groups: Option<String>,
+}
+
+/// Counts of one `dedup` run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DedupSummary {
+    /// Records read.
+    pub records: u64,
+    /// Records written (first of their class, or invalid).
+    pub kept: u64,
+    /// Records dropped as copies of an earlier one.
+    pub dropped: u64,
+    /// Of the dropped, those that differ from their class's first record (only counted
+    /// with `--groups`; else 0).
+    pub isomorphs: u64,
+    /// Records that are not puzzles (kept).
+    pub invalid: u64,
+    /// Ctrl-C stopped the run.
+    pub interrupted: bool,
+}
+
+/// A 96-bit class key (see the module docs).
+pub type Key = [u32; 3];
+
+/// The key of `g`'s 81 cells: the first 96 bits of their XXH3-128 hash.
+pub fn key_of(g: &Grid) -> Key {
+    let h = xxhash_rust::xxh3::xxh3_128(&g.0);
+    [h as u32, (h >> 32) as u32, (h >> 64) as u32]
+}
+
+/// The keys of one record: its exact key and its class key (the same without `--iso`).
+type Keys = Result<(Key, Key), ParseError>;
+
+/// The first record of a class, for `--groups`.
+#[derive(Clone, Copy, Debug)]
+struct First {
+    record: u64,
+    line: u64,
+    input: u32,
+    exact: Key,
+}
+
+/// Runs `dedup` as configured and prints a summary unless quiet.
+///
+/// # Errors
+/// Fatal problems only (exit 2): an input that cannot be opened or read, inputs of
+/// different layouts, an output that cannot be written.
+pub fn run_dedup(cfg: &DedupConfig) -> Result<DedupSummary> {
+    let mut groups = match &cfg.groups {
+        Some(p) => {
+            let mut w = csv::Writer::from_writer(Target::create(p)?);
+            w.write_record([
+                "record",
+                "input",
+                "line",
+                "first_record",
+                "first_input",
+                "first_line",
+                "relation",
+            ])?;
+            Some(w)
+        }
+        None => None,
+    };
+    let inputs = Inputs::open(&cfg.read, true)?;
+    let mut out = RowWriter::new(inputs.layout(), &cfg.output, None)?;
+    let mut seen: HashSet<Key> = HashSet::new();
+    let mut firsts: HashMap<Key, First> = HashMap::new();
+    let mut sum = DedupSummary::default();
+    let iso = cfg.iso;
+    let work = move |raw: &RawRecord| -> Keys {
+        let puzzle = checked_puzzle(raw)?;
+        let exact = key_of(puzzle);
+        Ok((exact, if iso { key_of(&minlex(puzzle)) } else { exact }))
+    };
+    let paths = &cfg.read.inputs;
+    let (_, interrupted) = inputs.run(work, |input, raws, keys| {
+        for (raw, keys) in raws.iter().zip(keys) {
+            sum.records += 1;
+            let (exact, class) = match keys {
+                Err(_) => {
+                    sum.invalid += 1;
+                    sum.kept += 1;
+                    out.write(raw, b"").context("cannot write kept records")?;
+                    continue;
+                }
+                Ok(k) => *k,
+            };
+            let first = First {
+                record: raw.record,
+                line: raw.line,
+                input: input as u32,
+                exact,
+            };
+            let earlier = match &mut groups {
+                None => (!seen.insert(class)).then_some(first),
+                Some(_) => match firsts.entry(class) {
+                    std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(first);
+                        None
+                    }
+                },
+            };
+            let Some(f) = earlier else {
+                sum.kept += 1;
+                out.write(raw, b"").context("cannot write kept records")?;
+                continue;
+            };
+            sum.dropped += 1;
+            if let Some(g) = &mut groups {
+                let relation = if f.exact == exact {
+                    "exact"
+                } else {
+                    "isomorph"
+                };
+                sum.isomorphs += u64::from(f.exact != exact);
+                g.write_record([
+                    &raw.record.to_string(),
+                    &paths[input],
+                    &raw.line.to_string(),
+                    &f.record.to_string(),
+                    &paths[f.input as usize],
+                    &f.line.to_string(),
+                    relation,
+                ])
+                .context("cannot write --groups")?;
+            }
+        }
+        Ok(())
+    })?;
+    sum.interrupted = interrupted;
+    let mut targets = vec![(out.into_target()?, "cannot write kept records".to_string())];
+    if let Some(g) = groups {
+        let t = g.into_inner().map_err(|e| e.into_error())?;
+        targets.push((t, "cannot write --groups".to_string()));
+    }
+    commit_outputs(targets, ())?;
+    if !cfg.read.quiet {
+        print_summary(&sum, cfg);
+    }
+    Ok(sum)
+}
+
+fn print_summary(s: &DedupSummary, cfg: &DedupConfig) {
+    let split = if cfg.groups.is_some() && cfg.iso {
+        format!(
+            " ({} exact, {} isomorph)",
+            s.dropped - s.isomorphs,
+            s.isomorphs
+        )
+    } else {
+        String::new()
+    };
+    eprintln!(
+        "sudoku-batch: dedup{}: {} records: {} kept, {} dropped{split}, {} invalid (kept){}",
+        if cfg.iso { " --iso" } else { "" },
+        s.records,
+        s.kept,
+        s.dropped,
+        s.invalid,
+        if s.interrupted { " (interrupted)" } else { "" }
+    );
+}

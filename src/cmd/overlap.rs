@@ -1,0 +1,205 @@
+//! `overlap`: the test rows of a split that are the same puzzle as a train row, exactly or
+//! up to symmetry, and with `--by-solution` also those whose solution grid is an isomorph
+//! of a train row's (issue 12).
+//!
+//! The train inputs are read first into three maps from a 96-bit key
+//! ([`dedup`](super::dedup) explains the key and its collision bound) to the first train row
+//! with it: exact grid, minlex form, and with `--by-solution` the minlex form of the
+//! solution grid (the stored solution when the row has a valid one, else the puzzle's
+//! solution when it has exactly one). Each test row is then looked up in that order, and
+//! the first match is written as `test_input,test_line,train_input,train_line,relation`
+//! with relation `exact`, `isomorph` or `same-solution-class`.
+
+use std::collections::HashMap;
+
+use anyhow::{Context, Result};
+
+use super::canon::checked_puzzle;
+use super::dedup::{key_of, Key};
+use super::scan::Inputs;
+use crate::canon::minlex;
+use crate::engine::ReadConfig;
+use crate::input::RawRecord;
+use crate::output::commit_outputs;
+use crate::output::Target;
+use crate::solver::solve;
+
+/// Everything `overlap` needs, validated.
+#[derive(Clone, Debug)]
+pub struct OverlapConfig {
+    /// Train inputs (`inputs`) and how to read every input.
+    pub train: ReadConfig,
+    /// Test input paths, read as the train inputs.
+    pub test: Vec<String>,
+    /// Matches CSV output path; `-` is standard output.
+    pub output: String,
+    /// Also match rows whose solution grids are isomorphs.
+    pub by_solution: bool,
+}
+
+/// Counts of one `overlap` run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OverlapSummary {
+    /// Train records read.
+    pub train: u64,
+    /// Test records read.
+    pub test: u64,
+    /// Test rows equal to a train row.
+    pub exact: u64,
+    /// Test rows isomorphic to a train row (and not equal to one).
+    pub isomorph: u64,
+    /// Test rows whose solution grid is an isomorph of a train row's (and no other match).
+    pub same_solution_class: u64,
+    /// Records that are not puzzles, train and test.
+    pub invalid: u64,
+    /// Ctrl-C stopped the run.
+    pub interrupted: bool,
+}
+
+impl OverlapSummary {
+    /// Test rows that match a train row in any way.
+    pub fn found(&self) -> u64 {
+        self.exact + self.isomorph + self.same_solution_class
+    }
+}
+
+/// The keys of one record: exact grid, form, and solution class when asked and known.
+#[derive(Clone, Copy, Debug)]
+struct Keys {
+    exact: Key,
+    form: Key,
+    solution: Option<Key>,
+}
+
+/// A train row: input index and 1-based line.
+type Row = (u32, u64);
+
+fn keys(raw: &RawRecord, by_solution: bool) -> Option<Keys> {
+    let puzzle = checked_puzzle(raw).ok()?;
+    let solution = by_solution.then(|| solution_class(raw)).flatten();
+    Some(Keys {
+        exact: key_of(puzzle),
+        form: key_of(&minlex(puzzle)),
+        solution,
+    })
+}
+
+/// The key of the minlex form of the record's solution grid: the stored one when it is a
+/// valid grid keeping the givens, else the puzzle's only solution; `None` otherwise.
+fn solution_class(raw: &RawRecord) -> Option<Key> {
+    let puzzle = raw.puzzle.as_ref().ok()?;
+    let stored = raw
+        .solution
+        .as_ref()
+        .and_then(|s| s.as_ref().ok())
+        .filter(|s| s.is_complete_valid() && s.keeps_givens(puzzle));
+    let grid = match stored {
+        Some(s) => *s,
+        None => {
+            let found = solve(puzzle, 2);
+            (found.count == 1).then_some(found.grid?)?
+        }
+    };
+    Some(key_of(&minlex(&grid)))
+}
+
+/// Runs `overlap` as configured and prints a summary unless quiet.
+///
+/// # Errors
+/// Fatal problems only (exit 2): an input that cannot be opened or read, train (or test)
+/// inputs of different layouts, an output that cannot be written.
+pub fn run_overlap(cfg: &OverlapConfig) -> Result<OverlapSummary> {
+    let mut out = csv::Writer::from_writer(Target::create(&cfg.output)?);
+    out.write_record([
+        "test_input",
+        "test_line",
+        "train_input",
+        "train_line",
+        "relation",
+    ])?;
+    let by_solution = cfg.by_solution;
+    let mut sum = OverlapSummary::default();
+    let mut maps: [HashMap<Key, Row>; 3] = Default::default();
+    let train = Inputs::open(&cfg.train, false)?;
+    let test_read = ReadConfig {
+        inputs: cfg.test.clone(),
+        ..cfg.train.clone()
+    };
+    let test = Inputs::open(&test_read, false)?;
+    let (_, stopped) = train.run(
+        |r| keys(r, by_solution),
+        |input, raws, keys| {
+            for (raw, k) in raws.iter().zip(keys) {
+                sum.train += 1;
+                let Some(k) = k else {
+                    sum.invalid += 1;
+                    continue;
+                };
+                let row = (input as u32, raw.line);
+                for (map, key) in maps
+                    .iter_mut()
+                    .zip([Some(k.exact), Some(k.form), k.solution])
+                {
+                    if let Some(key) = key {
+                        map.entry(key).or_insert(row);
+                    }
+                }
+            }
+            Ok(())
+        },
+    )?;
+    let mut interrupted = stopped;
+    if !stopped {
+        let (_, stopped) = test.run(
+            |r| keys(r, by_solution),
+            |input, raws, keys| {
+                for (raw, k) in raws.iter().zip(keys) {
+                    sum.test += 1;
+                    let Some(k) = k else {
+                        sum.invalid += 1;
+                        continue;
+                    };
+                    let Some((relation, (ti, tl))) = find(&maps, k) else {
+                        continue;
+                    };
+                    match relation {
+                        "exact" => sum.exact += 1,
+                        "isomorph" => sum.isomorph += 1,
+                        _ => sum.same_solution_class += 1,
+                    }
+                    out.write_record([
+                        &cfg.test[input],
+                        &raw.line.to_string(),
+                        &cfg.train.inputs[ti as usize],
+                        &tl.to_string(),
+                        relation,
+                    ])
+                    .context("cannot write overlap rows")?;
+                }
+                Ok(())
+            },
+        )?;
+        interrupted = stopped;
+    }
+    sum.interrupted = interrupted;
+    let t = out.into_inner().map_err(|e| e.into_error())?;
+    commit_outputs(vec![(t, "cannot write overlap rows".to_string())], ())?;
+    if !cfg.train.quiet {
+        eprintln!(
+            "sudoku-batch: overlap: {} train and {} test records: {} test rows overlap ({} exact, {} isomorph, {} same solution class), {} invalid{}",
+            sum.train, sum.test, sum.found(), sum.exact, sum.isomorph, sum.same_solution_class, sum.invalid,
+            if interrupted { " (interrupted)" } else { "" }
+        );
+    }
+    Ok(sum)
+}
+
+/// The first train row a test row's keys match, with the relation.
+fn find(maps: &[HashMap<Key, Row>; 3], k: &Keys) -> Option<(&'static str, Row)> {
+    let relations = ["exact", "isomorph", "same-solution-class"];
+    [Some(k.exact), Some(k.form), k.solution]
+        .iter()
+        .zip(maps)
+        .zip(relations)
+        .find_map(|((key, map), rel)| Some((rel, *map.get(key.as_ref()?)?)))
+}

@@ -1,0 +1,87 @@
+//! Output in the input's layout, for `canon` and `dedup`: CSV rows as read, optionally
+//! with one added column; lines as the added value, or as the record's own text.
+
+use std::io::Write;
+
+use anyhow::Result;
+
+use crate::input::{Layout, RawRecord};
+use crate::output::Target;
+
+/// Writes records in their input's layout.
+pub(crate) enum RowWriter {
+    /// One line per record.
+    Lines {
+        /// Where to.
+        out: Target,
+        /// Write the added value (`true`) or the record's text.
+        added: bool,
+    },
+    /// Every input field, then the added value when there is an added column.
+    Csv(Box<csv::Writer<Target>>),
+}
+
+impl RowWriter {
+    /// Opens `path` for the layout of the inputs (lines when there is none). `added`: the
+    /// name of a column added to a CSV header (a lines output then carries only the added
+    /// value); `None` writes records as they are.
+    pub(crate) fn new(layout: Option<&Layout>, path: &str, added: Option<&str>) -> Result<Self> {
+        let target = Target::create(path)?;
+        Ok(match layout {
+            Some(Layout::Csv { header, .. }) => {
+                let mut w = csv::WriterBuilder::new().flexible(true).from_writer(target);
+                if let Some(h) = header {
+                    let mut names = h.clone();
+                    names.extend(added.map(str::to_string));
+                    w.write_record(&names)?;
+                }
+                RowWriter::Csv(Box::new(w))
+            }
+            _ => RowWriter::Lines {
+                out: target,
+                added: added.is_some(),
+            },
+        })
+    }
+
+    /// Writes `raw`, with `value` in the added column. Lines written as they are hold the
+    /// puzzle field, then the stored-solution field after a comma when the line has one
+    /// (the records must have been read with `keep_text`).
+    pub(crate) fn write(&mut self, raw: &RawRecord, value: &[u8]) -> Result<()> {
+        let fields = raw.fields.as_ref();
+        match self {
+            RowWriter::Csv(w) => {
+                let mut row = fields.cloned().unwrap_or_default();
+                if !value.is_empty() {
+                    row.push_field(value);
+                }
+                w.write_byte_record(&row)?;
+            }
+            RowWriter::Lines { out, added: true } => {
+                out.write_all(value)?;
+                out.write_all(b"\n")?;
+            }
+            RowWriter::Lines { out, added: false } => {
+                let field = |i| fields.and_then(|f| f.get(i)).unwrap_or(b"");
+                out.write_all(field(0))?;
+                if !field(1).is_empty() {
+                    out.write_all(b",")?;
+                    out.write_all(field(1))?;
+                }
+                out.write_all(b"\n")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The destination, to commit when the run is done.
+    ///
+    /// # Errors
+    /// A flush error.
+    pub(crate) fn into_target(self) -> Result<Target> {
+        Ok(match self {
+            RowWriter::Lines { out, .. } => out,
+            RowWriter::Csv(w) => w.into_inner().map_err(|e| e.into_error())?,
+        })
+    }
+}

@@ -1,0 +1,283 @@
+//! `rate`: a difficulty for every puzzle that all its isomorphs share (issue 13).
+//!
+//! A solver's guess count depends on the orientation it is given: on the same puzzle it
+//! varies several times over between isomorphs. `rate` therefore solves `K` isomorphs and
+//! averages, and draws them from the puzzle's *canonical form* ([`canon::minlex`]) with
+//! [`Isomorph::keyed`]`(seed, hash(form), k)`: every isomorph of a puzzle has the same form,
+//! so it is rated on exactly the same `K` grids and gets exactly the same rating.
+//!
+//! `rating` = mean over the samples of log2(1 + guesses), where guesses are those of our
+//! solver proving the solution unique (counting up to 2 solutions): 0 for a puzzle that
+//! propagation alone solves, about 1 per doubling of the search tree.
+
+use anyhow::Result;
+
+use super::singles::solved_by_singles;
+use super::{write_table, Notes, TableOutput};
+use crate::canon;
+use crate::engine::ReadConfig;
+use crate::grid::{Grid, ParseError};
+use crate::input::RawRecord;
+use crate::isomorph::Isomorph;
+use crate::output::table::{Column, Kind, TableWriter, Value};
+use crate::report::{Status, StatusCounts};
+use crate::solver;
+
+/// The output columns; see the README's `rate` section for each.
+pub const COLUMNS: &[Column] = &[
+    Column {
+        name: "record",
+        kind: Kind::Int,
+    },
+    Column {
+        name: "input",
+        kind: Kind::Text,
+    },
+    Column {
+        name: "line",
+        kind: Kind::Int,
+    },
+    Column {
+        name: "clues",
+        kind: Kind::Int,
+    },
+    Column {
+        name: "status",
+        kind: Kind::Text,
+    },
+    Column {
+        name: "singles_only",
+        kind: Kind::Bool,
+    },
+    Column {
+        name: "rating",
+        kind: Kind::Float,
+    },
+    Column {
+        name: "guesses_min",
+        kind: Kind::Int,
+    },
+    Column {
+        name: "guesses_median",
+        kind: Kind::Float,
+    },
+    Column {
+        name: "guesses_max",
+        kind: Kind::Int,
+    },
+];
+
+/// Everything `rate` needs, validated.
+#[derive(Clone, Debug)]
+pub struct RateConfig {
+    /// Inputs and how to read them.
+    pub read: ReadConfig,
+    /// Isomorphs solved per puzzle (at least 1).
+    pub samples: u32,
+    /// The generator's seed.
+    pub seed: u64,
+    /// Where the ratings go.
+    pub output: TableOutput,
+}
+
+/// Guess counts of a puzzle's samples, summarized.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Guesses {
+    /// Mean of log2(1 + guesses) over the samples.
+    pub rating: f64,
+    /// Fewest guesses of a sample.
+    pub min: u32,
+    /// Median guesses (the mean of the two middle samples when their number is even).
+    pub median: f64,
+    /// Most guesses of a sample.
+    pub max: u32,
+}
+
+/// The rating of one record.
+#[derive(Clone, Debug)]
+pub struct Rated {
+    /// 0-based record over the run.
+    pub record: u64,
+    /// 1-based line in its input.
+    pub line: u64,
+    /// Givens, when the record is a puzzle.
+    pub clues: Option<u32>,
+    /// `solved` (exactly one solution), `multiple`, `unsolvable` or `invalid`.
+    pub status: Status,
+    /// Whether naked and hidden singles alone solve it (`None` for an invalid record).
+    pub singles_only: Option<bool>,
+    /// The samples' guesses, for a `solved` puzzle.
+    pub guesses: Option<Guesses>,
+    /// Why the record is `invalid`.
+    pub error: Option<ParseError>,
+}
+
+/// The `samples` isomorphs of `puzzle`'s canonical form under `seed`, solved: their guess
+/// counts summarized, and the number of solutions (up to 2, the same for every isomorph).
+/// Depends only on the canonical form, so every isomorph of `puzzle` gets the same result.
+pub fn sample_guesses(puzzle: &Grid, samples: u32, seed: u64) -> (Guesses, u32) {
+    let form = canon::minlex(puzzle);
+    let key = xxhash_rust::xxh3::xxh3_64(&form.0);
+    let mut guesses = Vec::with_capacity(samples as usize);
+    let mut count = 0;
+    for k in 0..u64::from(samples.max(1)) {
+        let found = solver::solve(&Isomorph::keyed(seed, key, k).apply(&form), 2);
+        count = found.count;
+        guesses.push(found.guesses);
+    }
+    let rating = guesses.iter().map(|&g| f64::from(g).ln_1p()).sum::<f64>()
+        / std::f64::consts::LN_2
+        / guesses.len() as f64;
+    guesses.sort_unstable();
+    let n = guesses.len();
+    let median = (f64::from(guesses[(n - 1) / 2]) + f64::from(guesses[n / 2])) / 2.0;
+    let summary = Guesses {
+        rating,
+        min: guesses[0],
+        median,
+        max: guesses[n - 1],
+    };
+    (summary, count)
+}
+
+/// Rates one record: its status, whether singles solve it, and for a uniquely solvable
+/// puzzle the guesses of `samples` isomorphs of its canonical form drawn under `seed`.
+pub fn rate_record(raw: &RawRecord, samples: u32, seed: u64) -> Rated {
+    let mut out = Rated {
+        record: raw.record,
+        line: raw.line,
+        clues: None,
+        status: Status::Invalid,
+        singles_only: None,
+        guesses: None,
+        error: None,
+    };
+    let puzzle = match &raw.puzzle {
+        Ok(p) => p,
+        Err(e) => {
+            out.error = Some(e.clone());
+            return out;
+        }
+    };
+    out.clues = Some(puzzle.clues());
+    if let Some(why) = puzzle.conflicts() {
+        out.error = Some(ParseError::Conflict(why));
+        return out;
+    }
+    out.singles_only = Some(solved_by_singles(puzzle));
+    let (guesses, count) = sample_guesses(puzzle, samples, seed);
+    out.status = match count {
+        0 => Status::Unsolvable,
+        1 => Status::Solved,
+        _ => Status::Multiple,
+    };
+    if out.status == Status::Solved {
+        out.guesses = Some(guesses);
+    }
+    out
+}
+
+/// What a `rate` run did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RateSummary {
+    /// Records by status.
+    pub status: StatusCounts,
+    /// Records solved by singles alone.
+    pub singles_only: u64,
+    /// Sum of the ratings of the `solved` records.
+    pub rating_sum: f64,
+    /// The run was stopped by Ctrl-C.
+    pub interrupted: bool,
+}
+
+fn write_record(
+    table: &mut (dyn TableWriter + Send),
+    summary: &mut RateSummary,
+    notes: &mut Notes,
+    path: &str,
+    r: &Rated,
+) -> std::io::Result<()> {
+    summary.status.add(r.status);
+    summary.singles_only += u64::from(r.singles_only == Some(true));
+    match (&r.error, r.status) {
+        (Some(e), _) => notes.add(path, r.line, e),
+        (None, Status::Solved) => {}
+        (None, s) => notes.add(path, r.line, s.as_str()),
+    }
+    let int = |n: Option<u32>| n.map_or(Value::Null, |n| Value::Int(u64::from(n)));
+    let g = r.guesses;
+    summary.rating_sum += g.map_or(0.0, |g| g.rating);
+    table.write_row(&[
+        Value::Int(r.record),
+        Value::Text(path),
+        Value::Int(r.line),
+        int(r.clues),
+        Value::Text(r.status.as_str()),
+        r.singles_only.map_or(Value::Null, Value::Bool),
+        g.map_or(Value::Null, |g| Value::Float(g.rating)),
+        int(g.map(|g| g.min)),
+        g.map_or(Value::Null, |g| Value::Float(g.median)),
+        int(g.map(|g| g.max)),
+    ])
+}
+
+/// Runs `rate` as configured: writes one row per record, prints a summary to stderr, and
+/// returns the counts.
+///
+/// # Errors
+/// Fatal problems only (exit 2): an input that cannot be opened or read, an output that
+/// cannot be written.
+pub fn run_rate(cfg: &RateConfig) -> Result<RateSummary> {
+    let mut summary = RateSummary::default();
+    let mut notes = Notes::default();
+    let (samples, seed) = (cfg.samples, cfg.seed);
+    summary.interrupted = write_table(
+        &cfg.read,
+        &cfg.output,
+        COLUMNS,
+        |raw| rate_record(raw, samples, seed),
+        |table, path, r| Ok(write_record(table, &mut summary, &mut notes, path, r)?),
+    )?;
+    notes.print("records not rated");
+    if !cfg.read.quiet {
+        let c = &summary.status;
+        let mean = summary.rating_sum / c.solved.max(1) as f64;
+        eprintln!(
+            "sudoku-batch: {} records: {} rated (mean rating {mean:.3}; {} solved by singles \
+             alone), {} multiple, {} unsolvable, {} invalid{}",
+            c.total(),
+            c.solved,
+            summary.singles_only,
+            c.multiple,
+            c.unsolvable,
+            c.invalid,
+            if summary.interrupted {
+                " (interrupted)"
+            } else {
+                ""
+            }
+        );
+    }
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::parse_cells;
+
+    #[test]
+    fn isomorphs_get_the_same_rating_and_different_seeds_may_not() {
+        let p = parse_cells(
+            b"..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9",
+        )
+        .unwrap();
+        let (base, count) = sample_guesses(&p, 6, 1);
+        assert_eq!(count, 1);
+        assert!(base.min as f64 <= base.median && base.median <= base.max as f64);
+        for k in 0..20 {
+            let iso = Isomorph::keyed(99, 0, k).apply(&p);
+            assert_eq!(sample_guesses(&iso, 6, 1).0, base);
+        }
+    }
+}
