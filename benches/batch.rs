@@ -48,6 +48,7 @@ fn config(path: &Path) -> SolveConfig {
         },
         limit: 2,
         output: "/dev/null".into(),
+        output_format: None,
         stats: None,
         report: None,
     }

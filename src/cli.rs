@@ -131,8 +131,25 @@ pub struct LayoutArgs {
     #[arg(long, value_name = "NAME")]
     pub puzzle_column: Option<String>,
     /// The CSV has no header row (pick the puzzle column by index, or it is found by content).
+    /// Like --puzzle-column and --delimiter, it means the input is CSV.
     #[arg(long)]
     pub no_header: bool,
+    /// CSV field delimiter: one character, or `tab` [default: sniffed among `,` tab `;`].
+    #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
+    pub delimiter: Option<u8>,
+}
+
+/// Parses `--delimiter`: one ASCII character other than a quote or a line end, or `tab`.
+fn parse_delimiter(text: &str) -> Result<u8, String> {
+    match text {
+        "tab" | "\\t" => Ok(b'\t'),
+        _ => match text.as_bytes() {
+            [b] if b.is_ascii() && !matches!(b, b'"' | b'\n' | b'\r') => Ok(*b),
+            _ => Err(format!(
+                "{text:?} is not one ASCII character (use `tab` for a tab)"
+            )),
+        },
+    }
 }
 
 impl LayoutArgs {
@@ -146,6 +163,7 @@ impl LayoutArgs {
             puzzle_column: self.puzzle_column.clone(),
             solution_column: None,
             no_header: self.no_header,
+            delimiter: self.delimiter,
         }
     }
 }
@@ -251,6 +269,12 @@ pub struct SolveArgs {
     /// Write solutions here (`-`: standard output).
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: String,
+    /// The solutions' format: txt (one solution per line), csv (a CSV input's columns plus
+    /// solution and status; for a lines input, record,line,puzzle,solution,status), jsonl or
+    /// npz (record,line,puzzle,solution,status) [default: jsonl or npz by the extension of
+    /// -o, else by the inputs' layout].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<TableFormatArg>,
     /// Write per-record stats CSV: record,line,status,solutions,clues,guesses,solve_ns,error.
     #[arg(long, value_name = "FILE")]
     pub stats: Option<String>,
@@ -457,6 +481,7 @@ impl SolveArgs {
             read: self.input.read_config(inputs)?,
             limit: if self.first { 1 } else { self.limit },
             output: self.output,
+            output_format: self.output_format.map(Into::into),
             stats: self.stats,
             report: self.report,
         })

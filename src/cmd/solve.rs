@@ -11,8 +11,10 @@ use anyhow::{Context, Result};
 use crate::engine::{self, Output, ReadConfig, Sink, Work};
 use crate::grid::{Grid, ParseError};
 use crate::input::{Dataset, Layout, RawRecord, ReadOptions};
+use crate::output::table::{table_writer, TableFormat};
 use crate::output::{
-    commit_outputs, CsvWriter, LinesWriter, SolutionWriter, StatsWriter, Target, WRITEBACK_RECORDS,
+    commit_outputs, CsvWriter, LinesWriter, SolutionWriter, SolveTable, StatsWriter, Target,
+    SOLVE_COLUMNS, WRITEBACK_RECORDS,
 };
 use crate::record::SolvedRecord;
 use crate::report::{
@@ -30,6 +32,9 @@ pub struct SolveConfig {
     pub limit: u32,
     /// Solutions output path; `-` is standard output.
     pub output: String,
+    /// `--output-format`: `None` picks by extension (`.jsonl`, `.npz`) or by the inputs'
+    /// layout.
+    pub output_format: Option<TableFormat>,
     /// Per-record stats CSV path, if wanted.
     pub stats: Option<String>,
     /// JSON report path, if wanted.
@@ -102,6 +107,7 @@ fn elapsed_ns(start: Instant) -> u64 {
 enum Solutions {
     Lines(LinesWriter),
     Csv(Box<CsvWriter>),
+    Table(SolveTable),
 }
 
 impl Solutions {
@@ -109,6 +115,7 @@ impl Solutions {
         match self {
             Solutions::Lines(w) => w,
             Solutions::Csv(w) => w.as_mut(),
+            Solutions::Table(w) => w,
         }
     }
 
@@ -116,6 +123,7 @@ impl Solutions {
         match self {
             Solutions::Lines(w) => Ok(w.into_target()),
             Solutions::Csv(w) => w.into_target(),
+            Solutions::Table(w) => w.into_target(),
         }
     }
 }
@@ -210,7 +218,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     // back if a later input turns out not to fit.
     let solutions = datasets
         .first()
-        .map(|first| open_solutions(first.layout(), &cfg.output))
+        .map(|first| open_solutions(first.layout(), &cfg.output, cfg.output_format))
         .transpose()?;
     let mut col = Collector {
         solutions,
@@ -249,14 +257,23 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     Ok(report)
 }
 
-/// Opens the solutions writer for the inputs' layout (that of the first input).
-fn open_solutions(layout: &Layout, output: &str) -> Result<Solutions> {
-    Ok(match layout {
-        Layout::Lines { .. } => Solutions::Lines(LinesWriter::new(Target::create(output)?)),
-        Layout::Csv { header, .. } => Solutions::Csv(Box::new(CsvWriter::new(
-            Target::create(output)?,
-            header.as_deref(),
-        )?)),
+/// Opens the solutions writer: the one `format` names (`--output-format`), else a table for
+/// a `.jsonl` or `.npz` output, else the one for the inputs' layout (that of the first
+/// input): lines, or the input's CSV columns plus `solution` and `status`.
+fn open_solutions(layout: &Layout, output: &str, format: Option<TableFormat>) -> Result<Solutions> {
+    let format = format.or_else(|| {
+        TableFormat::from_path(output)
+            .filter(|f| matches!(f, TableFormat::Jsonl | TableFormat::Npz))
+    });
+    let target = Target::create(output)?;
+    Ok(match (format, layout) {
+        (Some(TableFormat::Txt), _) | (None, Layout::Lines { .. }) => {
+            Solutions::Lines(LinesWriter::new(target))
+        }
+        (Some(TableFormat::Csv) | None, Layout::Csv { header, .. }) => {
+            Solutions::Csv(Box::new(CsvWriter::new(target, header.as_deref())?))
+        }
+        (Some(f), _) => Solutions::Table(SolveTable::new(table_writer(f, target, SOLVE_COLUMNS)?)),
     })
 }
 

@@ -13,7 +13,7 @@
 use std::io::{self, Write};
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use crate::engine::{self, Output, ReadConfig, Sink, Work};
 use crate::input::{Dataset, Layout, RawRecord, ReadOptions};
@@ -61,18 +61,6 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
         ..cfg.read.options()
     };
     let datasets = engine::open_inputs(&cfg.read.inputs, &options)?;
-    if let Some(col) = &cfg.read.layout.solution_column {
-        if let Some(d) = datasets
-            .iter()
-            .find(|d| matches!(d.layout(), Layout::Lines { .. }))
-        {
-            bail!(
-                "{}: --solution-column {col:?} needs a CSV input, but no header names a \
-                 puzzle column; add --puzzle-column NAME or --format csv",
-                d.path()
-            );
-        }
-    }
     let mut audit = Auditor::new(rejects, cfg.rejects.clone().unwrap_or_default(), cfg.limit);
     let run = engine::run(datasets, &pool, &mut audit, cfg.read.quiet)?;
     let inputs = run
@@ -104,6 +92,7 @@ fn field_names(layout: &Layout) -> FieldNames {
         header: Some(h),
         puzzle,
         solution,
+        ..
     } = layout
     {
         if let Some(n) = h.get(*puzzle) {
@@ -164,6 +153,10 @@ pub struct Auditor {
     /// The input being read: its index and layout.
     input: u32,
     layout: Layout,
+    /// Where stored solutions were read, each source once ([`Layout::solution_source`]).
+    solution_sources: Vec<String>,
+    /// The input being read has had a row with a stored solution.
+    source_noted: bool,
 }
 
 impl Sink for Auditor {
@@ -172,6 +165,7 @@ impl Sink for Auditor {
     fn start_input(&mut self, index: usize, data: &Dataset) -> Result<VerifyWork> {
         self.input = u32::try_from(index).context("too many inputs")?;
         self.layout = data.layout().clone();
+        self.source_noted = false;
         self.paths.push(data.path().to_string());
         Ok(VerifyWork {
             limit: self.limit,
@@ -196,6 +190,8 @@ impl Auditor {
             paths: Vec::new(),
             input: 0,
             layout: Layout::Lines { field: 0 },
+            solution_sources: Vec::new(),
+            source_noted: false,
         }
     }
 
@@ -232,6 +228,13 @@ impl Auditor {
             counts.rows += 1;
             counts.verdicts.add(verdict);
             counts.stored_solutions_wrong += u64::from(c.stored_wrong);
+            if raw.solution.is_some() && !self.source_noted {
+                self.source_noted = true;
+                let source = self.layout.solution_source().unwrap_or_default();
+                if !self.solution_sources.contains(&source) {
+                    self.solution_sources.push(source);
+                }
+            }
             if let Some(n) = c.clues {
                 counts.clues_histogram.0[usize::from(n)] += 1;
             }
@@ -311,7 +314,10 @@ impl Auditor {
         header.solution_limit = cfg.limit;
         header.wall_ms = secs * 1000.0;
         header.interrupted = interrupted;
-        Report::new(header, self.counts.clone())
+        let mut counts = self.counts.clone();
+        counts.solution_source =
+            (!self.solution_sources.is_empty()).then(|| self.solution_sources.join(", "));
+        Report::new(header, counts)
     }
 
     fn print_summary(&self, cfg: &VerifyConfig, r: &VerifyReport) {
@@ -326,20 +332,30 @@ impl Auditor {
         if cfg.read.quiet {
             return;
         }
+        // Never "0 wrong" about solutions that were never read (issue 10).
+        let stored = match c.solution_source {
+            Some(_) => format!(
+                "{} wrong",
+                count(
+                    c.stored_solutions_wrong,
+                    "stored solution",
+                    "stored solutions"
+                )
+            ),
+            None => "no stored solutions: puzzles checked only".to_string(),
+        };
         let _ = writeln!(
             err,
-            "sudoku-batch: verify: {}: {} ok, {} duplicate, {} rejected; {} wrong{}",
+            "sudoku-batch: verify: {}: {} ok, {} duplicate, {} rejected; {stored}{}",
             count(c.rows, "row", "rows"),
             c.verdicts.get(Verdict::Ok),
             c.verdicts.get(Verdict::Duplicate),
             c.rejected,
-            count(
-                c.stored_solutions_wrong,
-                "stored solution",
-                "stored solutions"
-            ),
-            if h.interrupted { " (interrupted)" } else { "" }
+            if h.interrupted { "; interrupted" } else { "" }
         );
+        if let Some(source) = &c.solution_source {
+            let _ = writeln!(err, "sudoku-batch:   solution source: {source}");
+        }
         let one_input = self.paths.len() == 1;
         let lines = |ex: &[Example]| example_lines(ex, one_input);
         for v in &Verdict::ALL[1..] {

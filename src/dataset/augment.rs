@@ -12,7 +12,7 @@ use super::{write_table, Notes, TableOutput};
 use crate::engine::ReadConfig;
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
-use crate::isomorph::Isomorph;
+use crate::isomorph::{Isomorph, CODE_LEN};
 use crate::output::table::{Column, Kind, TableWriter, Value};
 use crate::solver;
 
@@ -76,6 +76,35 @@ pub enum Skip {
     WrongSolution(String),
 }
 
+/// One output row: a transformed puzzle, its solution, and the transform's code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pair {
+    /// The transformed puzzle.
+    pub puzzle: Grid,
+    /// The transformed solution; `None` for a puzzle kept without one.
+    pub solution: Option<Grid>,
+    /// The [transform code](Isomorph#transform-code), ASCII (written in the worker, so
+    /// the in-order writer only copies it).
+    pub code: [u8; CODE_LEN],
+}
+
+impl Pair {
+    fn new(puzzle: Grid, solution: Option<Grid>, iso: &Isomorph) -> Pair {
+        let mut code = [0u8; CODE_LEN];
+        iso.write_code(&mut code);
+        Pair {
+            puzzle,
+            solution,
+            code,
+        }
+    }
+
+    /// The transform code as text.
+    pub fn code(&self) -> &str {
+        std::str::from_utf8(&self.code).expect("a transform code is ASCII")
+    }
+}
+
 /// The pairs drawn from one record, or why there are none.
 #[derive(Clone, Debug)]
 pub struct Augmented {
@@ -85,9 +114,8 @@ pub struct Augmented {
     pub line: u64,
     /// Why the record was skipped or written without solutions; `None` when augmented.
     pub skip: Option<Skip>,
-    /// The pairs, in output order: the puzzle, its solution (`None` when kept without one)
-    /// and the transform that made them from the record.
-    pub pairs: Vec<(Grid, Option<Grid>, Isomorph)>,
+    /// The pairs, in output order.
+    pub pairs: Vec<Pair>,
 }
 
 /// The solution that `raw`'s pairs carry: the stored one when it fits the puzzle, else the
@@ -145,7 +173,8 @@ pub fn augment_record(raw: &RawRecord, opts: &AugmentOptions) -> Augmented {
     out.pairs
         .reserve(opts.copies as usize + usize::from(opts.include_original));
     if opts.include_original {
-        out.pairs.push((puzzle, solution, Isomorph::IDENTITY));
+        out.pairs
+            .push(Pair::new(puzzle, solution, &Isomorph::IDENTITY));
     }
     for k in 0..u64::from(opts.copies) {
         let iso = Isomorph::keyed(opts.seed, raw.record, k);
@@ -156,7 +185,7 @@ pub fn augment_record(raw: &RawRecord, opts: &AugmentOptions) -> Augmented {
             }
             None => (iso.apply_all([&puzzle])[0], None),
         };
-        out.pairs.push((pair.0, pair.1, iso));
+        out.pairs.push(Pair::new(pair.0, pair.1, &iso));
     }
     out
 }
@@ -215,12 +244,15 @@ fn write_record(
             notes.add(path, a.line, describe(skip));
         }
     }
-    let mut code = [0u8; crate::isomorph::CODE_LEN];
-    for (p, s, iso) in &a.pairs {
-        iso.write_code(&mut code);
-        let code = std::str::from_utf8(&code).expect("the code is ASCII");
-        let s = s.as_ref().map_or(Value::Null, Value::Grid);
-        table.write_row(&[Value::Int(a.record), Value::Grid(p), s, Value::Text(code)])?;
+    for pair in &a.pairs {
+        let s = pair.solution.as_ref().map_or(Value::Null, Value::Grid);
+        let row = [
+            Value::Int(a.record),
+            Value::Grid(&pair.puzzle),
+            s,
+            Value::Text(pair.code()),
+        ];
+        table.write_row(&row)?;
     }
     counts.pairs += a.pairs.len() as u64;
     Ok(())
@@ -306,13 +338,13 @@ mod tests {
             let a = augment_record(&raw(P, stored), &OPTS);
             assert_eq!(a.skip, None);
             assert_eq!(a.pairs.len(), 21);
-            assert_eq!(a.pairs[0], (p, Some(s), Isomorph::IDENTITY));
-            for (ip, is, iso) in &a.pairs {
-                let is = is.unwrap();
-                let found = solver::solve(ip, 2);
+            assert_eq!(a.pairs[0], Pair::new(p, Some(s), &Isomorph::IDENTITY));
+            for pair in &a.pairs {
+                let is = pair.solution.unwrap();
+                let found = solver::solve(&pair.puzzle, 2);
                 assert_eq!((found.count, found.grid), (1, Some(is)));
-                let rebuilt: Isomorph = iso.to_string().parse().unwrap();
-                assert_eq!((rebuilt.apply(&p), rebuilt.apply(&s)), (*ip, is));
+                let rebuilt: Isomorph = pair.code().parse().unwrap();
+                assert_eq!((rebuilt.apply(&p), rebuilt.apply(&s)), (pair.puzzle, is));
             }
         }
     }
@@ -332,7 +364,7 @@ mod tests {
         assert!(a
             .pairs
             .iter()
-            .all(|(p, s, _)| s.is_none() && p.clues() == 0));
+            .all(|p| p.solution.is_none() && p.puzzle.clues() == 0));
         let mut wrong = S.as_bytes().to_vec();
         wrong.swap(0, 1);
         let a = augment_record(&raw(P, Some(std::str::from_utf8(&wrong).unwrap())), &keep);

@@ -9,12 +9,14 @@ mod jsonl;
 mod lines;
 pub mod npz;
 pub mod rejects;
+mod solve_table;
 pub mod table;
 
 pub use commit::{commit_outputs, write_json};
 pub use csv_out::CsvWriter;
 pub use lines::LinesWriter;
 pub use rejects::RejectsWriter;
+pub use solve_table::{SolveTable, SOLVE_COLUMNS};
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;

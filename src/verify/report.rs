@@ -232,6 +232,11 @@ pub struct VerifyCounts {
     /// puzzles whose stored grid is none of their solutions. A non-unique puzzle with a
     /// valid stored solution is rejected (`multiple-solutions`) but not counted here.
     pub stored_solutions_wrong: u64,
+    /// Where the stored solutions were read: the solution column's name (`column N` without
+    /// a header), `field 2` (the 81-cell field after the puzzle on a line), several of these
+    /// joined by `, ` across inputs, or `null` when no row carried one: then only the
+    /// puzzles were checked.
+    pub solution_source: Option<String>,
     /// Up to 10 example rows per verdict other than `ok`, in input order.
     pub examples: BTreeMap<String, Vec<Example>>,
     /// Up to 10 example rows whose puzzle repeats an earlier one, whatever their verdict.
@@ -256,6 +261,17 @@ impl AddAssign<&VerifyCounts> for VerifyCounts {
         self.verdicts += &other.verdicts;
         self.duplicates += other.duplicates;
         self.stored_solutions_wrong += other.stored_solutions_wrong;
+        if let Some(theirs) = &other.solution_source {
+            let mine = self.solution_source.get_or_insert_with(String::new);
+            for source in theirs.split(", ") {
+                if !mine.split(", ").any(|s| s == source) {
+                    if !mine.is_empty() {
+                        mine.push_str(", ");
+                    }
+                    mine.push_str(source);
+                }
+            }
+        }
         for (verdict, ex) in &other.examples {
             keep_examples(self.examples.entry(verdict.clone()).or_default(), ex);
         }
