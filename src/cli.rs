@@ -96,8 +96,25 @@ pub struct LayoutArgs {
     #[arg(long, value_name = "NAME")]
     pub puzzle_column: Option<String>,
     /// The CSV has no header row (pick the puzzle column by index, or it is found by content).
+    /// Like --puzzle-column and --delimiter, it means the input is CSV.
     #[arg(long)]
     pub no_header: bool,
+    /// CSV field delimiter: one character, or `tab` [default: sniffed among `,` tab `;`].
+    #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
+    pub delimiter: Option<u8>,
+}
+
+/// Parses `--delimiter`: one ASCII character other than a quote or a line end, or `tab`.
+fn parse_delimiter(text: &str) -> Result<u8, String> {
+    match text {
+        "tab" | "\\t" => Ok(b'\t'),
+        _ => match text.as_bytes() {
+            [b] if b.is_ascii() && !matches!(b, b'"' | b'\n' | b'\r') => Ok(*b),
+            _ => Err(format!(
+                "{text:?} is not one ASCII character (use `tab` for a tab)"
+            )),
+        },
+    }
 }
 
 impl LayoutArgs {
@@ -111,6 +128,7 @@ impl LayoutArgs {
             puzzle_column: self.puzzle_column.clone(),
             solution_column: None,
             no_header: self.no_header,
+            delimiter: self.delimiter,
         }
     }
 }

@@ -165,6 +165,8 @@ fn diagnose(field: &[u8]) -> ParseError {
     }
     let hint = if (70..CELLS).contains(&found) && text.bytes().all(|b| b.is_ascii_digit()) {
         " (all digits: leading zeros lost? a spreadsheet may have stored the puzzle as a number)"
+    } else if found == CELLS * 9 && field.iter().all(|&b| is_cell_byte(b)) {
+        PENCIL_MARK_HINT
     } else if field.contains(&b'\r') {
         BARE_CR_HINT
     } else {
@@ -172,6 +174,11 @@ fn diagnose(field: &[u8]) -> ParseError {
     };
     ParseError::Length { found, hint }
 }
+
+/// The hint for a 729-character field of cells: 9 candidates for each of the 81 cells, as
+/// Sukaku and pencil-mark exports write them (issue 10).
+const PENCIL_MARK_HINT: &str =
+    " (a pencil-mark grid: 9 candidate characters for each of the 81 cells, not a puzzle)";
 
 /// The hint for a field that runs over bare CR bytes: lines ended by CR alone (classic Mac
 /// OS) are not line breaks here, so several puzzles read as one long line.
@@ -381,6 +388,19 @@ mod tests {
             P.bytes().filter(|&b| b != b'.').count()
         );
         assert_eq!(dots.to_string(), P);
+    }
+
+    #[test]
+    fn a_729_character_line_is_named_a_pencil_mark_grid() {
+        let marks = "123456789".repeat(81);
+        let e = parse_cells(marks.as_bytes()).unwrap_err().to_string();
+        assert!(
+            e.starts_with("729 characters, expected 81 (a pencil-mark grid"),
+            "{e}"
+        );
+        let other = "1".repeat(728);
+        let e = parse_cells(other.as_bytes()).unwrap_err().to_string();
+        assert_eq!(e, "728 characters, expected 81");
     }
 
     #[test]

@@ -204,6 +204,7 @@ proptest! {
             puzzle_column: column.map(String::from),
             solution_column: None,
             no_header,
+            delimiter: None,
         };
         read_everything(&bytes, &opts);
     }

@@ -444,14 +444,16 @@ fn solution_column_by_flag_and_extreme_layout() {
     let dir = tempfile::tempdir().unwrap();
     let (p, s) = &rows[3];
     let (_, other) = &rows[4];
-    // Neither column has a recognised name: the solution is checked only when named.
+    // Neither column has a recognised name: the solution column is found by its content
+    // (issue 10: a solution column under another name is never silently left unchecked).
     let input = dir.path().join("named.csv");
     fs::write(&input, format!("id,grid,sol\n1,{p},{s}\n2,{p},{other}\n")).unwrap();
     bin()
         .args(["verify", "-q", "--puzzle-column", "grid"])
         .arg(&input)
         .assert()
-        .code(0);
+        .code(1)
+        .stderr(predicate::str::contains(":3: solution-contradicts-clue"));
     let (got, _, _) = verify(
         dir.path(),
         &input,
@@ -468,9 +470,12 @@ fn solution_column_by_flag_and_extreme_layout() {
             other
         )]
     );
-    for args in [
-        vec!["--puzzle-column", "grid", "--solution-column", "nope"],
-        vec!["--solution-column", "sol"],
+    for (args, flag) in [
+        (
+            vec!["--puzzle-column", "grid", "--solution-column", "nope"],
+            "--solution-column",
+        ),
+        (vec!["--solution-column", "sol"], "--puzzle-column"),
     ] {
         bin()
             .arg("verify")
@@ -478,7 +483,7 @@ fn solution_column_by_flag_and_extreme_layout() {
             .arg(&input)
             .assert()
             .code(2)
-            .stderr(predicate::str::contains("--solution-column"));
+            .stderr(predicate::str::contains(flag));
     }
     // sudoku-extreme: source,question,answer,rating with '.' blanks.
     let input = dir.path().join("extreme.csv");

@@ -31,8 +31,8 @@
 //! One file per concern:
 //! - [`source`]: where bytes come from (a read-only memory map, or bytes read from standard
 //!   input, a pipe or a file with `--no-mmap`);
-//! - [`layout`]: lines or CSV, which field holds the puzzle and the stored solution (sniffed,
-//!   or as the user said);
+//! - [`layout`]: lines or CSV, which field holds the puzzle and the stored solution;
+//! - [`sniff`]: working the layout out from the first lines, the user's options first;
 //! - [`record`]: what a data record is — the one rule used by the readers, the shard ranges
 //!   and `verify`;
 //! - `reader`: the line and CSV readers, cursors over blocks of bytes;
@@ -58,13 +58,15 @@ pub mod layout;
 pub mod range;
 mod reader;
 pub mod record;
+pub mod sniff;
 pub mod source;
 pub mod stamp;
 
 use std::io;
 
-pub use layout::{detect, Format, Layout, LayoutOptions, PUZZLE_NAMES, SOLUTION_NAMES};
+pub use layout::{Format, Layout, LayoutOptions, PUZZLE_NAMES, SOLUTION_NAMES};
 pub use range::{Shard, ShardRange};
+pub use sniff::detect;
 pub use source::Source;
 
 use crate::grid::{Grid, ParseError};
@@ -245,6 +247,7 @@ impl Dataset {
         stamp: Option<Stamp>,
         opts: &ReadOptions,
     ) -> Result<Dataset, InputError> {
+        let source = source::decode_utf16(source);
         let bytes = source.bytes();
         let layout =
             detect(bytes, &opts.layout).map_err(|reason| InputError::layout(path, reason))?;
@@ -453,7 +456,8 @@ mod tests {
             Layout::Csv {
                 header: Some(vec!["id".into(), "Puzzle".into(), "solution".into()]),
                 puzzle: 1,
-                solution: Some(2)
+                solution: Some(2),
+                delimiter: b',',
             }
         );
         assert_eq!(recs.len(), 3);
@@ -506,7 +510,8 @@ mod tests {
             Layout::Csv {
                 header: None,
                 puzzle: 1,
-                solution: Some(2)
+                solution: Some(2),
+                delimiter: b',',
             }
         );
         let opts = LayoutOptions {
@@ -535,6 +540,7 @@ mod tests {
                     no_header,
                     puzzle_column: Some(if column == "puzzle" { "3" } else { "1" }.into()),
                     solution_column: (column == "solution").then(|| "3".into()),
+                    delimiter: None,
                 };
                 let e = detect(text.as_bytes(), &opts).unwrap_err();
                 assert!(

@@ -204,6 +204,7 @@ mod tests {
             header: Some(vec!["quizzes".into()]),
             puzzle: 0,
             solution: None,
+            delimiter: b',',
         };
         let text = b"#c\nquizzes\nx\ny\n";
         let r = range(text, &layout, Shard { index: 1, count: 1 });

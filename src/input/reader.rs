@@ -40,7 +40,9 @@ impl Cursor {
                 header,
                 puzzle,
                 solution,
+                delimiter,
             } => Cursor::Csv(CsvCursor {
+                delimiter: *delimiter,
                 pos,
                 line,
                 record,
@@ -172,6 +174,7 @@ pub(crate) struct CsvCursor {
     puzzle: usize,
     solution: Option<usize>,
     expected_fields: Option<usize>,
+    delimiter: u8,
 }
 
 impl CsvCursor {
@@ -186,6 +189,7 @@ impl CsvCursor {
             .has_headers(false)
             .flexible(true)
             .comment(Some(b'#'))
+            .delimiter(self.delimiter)
             .from_reader(body);
         let mut rec = csv::ByteRecord::new();
         // A byte offset in `body` and the 1-based line that starts there.

@@ -4,8 +4,9 @@
 //! - A **lines** input has one record per physical line that is not blank and does not start
 //!   with `#` (blanks at either end are not part of the record). Its puzzle is the first 81
 //!   characters when they are cells followed by the end or a separator, else the
-//!   whitespace-separated field the layout names; its stored solution is the field of 10 or
-//!   more characters after the puzzle (see [`line_fields`]).
+//!   whitespace-separated field the layout names; its stored solution is the first field of
+//!   81 characters after the puzzle (see [`line_fields`]): ratings, labels and counts are not
+//!   solutions.
 //! - A **CSV** input has one record per row the `csv` crate reads; physical lines that are
 //!   empty or start with `#` are skipped, as the crate skips them.
 //! - A UTF-8 byte-order mark at the very start is not part of any record ([`strip_bom`]).
@@ -46,17 +47,15 @@ fn is_separator(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b':' | b',' | b';' | b'#')
 }
 
-/// Splits the text after a line's puzzle into a known solution field, if it holds one: the
-/// last field (separated by `,` `;` `:` tab or space) of 10 or more characters. Shorter
-/// fields (a solution count, a rating) and `#` comments are not solutions.
-fn trailing_solution(rest: &[u8]) -> Option<&[u8]> {
-    let rest = rest.trim_ascii();
-    if rest.first() == Some(&b'#') {
-        return None;
-    }
-    rest.split(|&b| matches!(b, b',' | b';' | b':' | b' ' | b'\t'))
-        .rfind(|f| !f.is_empty())
-        .filter(|f| f.len() >= 10)
+/// The stored solution in the text after a line's puzzle, if it holds one: the first field
+/// (separated by `,` `;` `:` tab or space) of exactly 81 characters, before any `#` comment.
+/// So a solution followed by more fields is read, tdoku's `puzzle:count:solution` too, while
+/// a rating (`ED=10.3/10.3/9.8`), a label or a count is never taken for a solution; an
+/// 81-character field with a bad cell is a solution, reported as malformed.
+fn stored_solution(rest: &[u8]) -> Option<&[u8]> {
+    rest.split(|&b| matches!(b, b',' | b';' | b':' | b' ' | b'\t' | b'\r'))
+        .take_while(|f| f.first() != Some(&b'#'))
+        .find(|f| f.len() == 81)
 }
 
 /// The puzzle field and the known-solution field of one data line of a lines input, as
@@ -67,18 +66,19 @@ fn trailing_solution(rest: &[u8]) -> Option<&[u8]> {
 pub fn line_fields(line: &[u8], field: usize) -> (Option<&[u8]>, Option<&[u8]>) {
     if field == 0 {
         if starts_with_puzzle(line) {
-            return (Some(&line[..81]), trailing_solution(&line[81..]));
+            return (Some(&line[..81]), stored_solution(&line[81..]));
         }
         let end = line
             .iter()
             .position(|&b| is_separator(b) && b != b'#')
             .unwrap_or(line.len());
-        return (Some(&line[..end]), trailing_solution(&line[end..]));
+        return (Some(&line[..end]), stored_solution(&line[end..]));
     }
     let mut fields = line
         .split(|b| b.is_ascii_whitespace())
         .filter(|f| !f.is_empty());
-    (fields.nth(field), None)
+    let puzzle = fields.nth(field);
+    (puzzle, fields.find(|f| f.len() == 81))
 }
 
 /// `e`, or `e` wrapped in [`ParseError::SpansLines`] when the record holds newlines: a bad

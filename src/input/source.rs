@@ -77,3 +77,17 @@ pub fn open(path: &str, mmap: bool) -> Result<Source, InputError> {
     file.read_to_end(&mut buf).map_err(io_err)?;
     Ok(Source::Owned(buf))
 }
+
+/// `source` as UTF-8 when it is UTF-16 text (a byte-order mark `FF FE` or `FE FF`, as Excel's
+/// "Unicode Text" writes), else `source` unchanged. The decoded text has no byte-order mark;
+/// a malformed code unit becomes U+FFFD, which makes its record invalid, not the input.
+pub fn decode_utf16(source: Source) -> Source {
+    let bytes = source.bytes();
+    match encoding_rs::Encoding::for_bom(bytes) {
+        Some((enc, _)) if enc != encoding_rs::UTF_8 => {
+            let (text, _) = enc.decode_with_bom_removal(bytes);
+            Source::Owned(text.into_owned().into_bytes())
+        }
+        _ => source,
+    }
+}

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use crate::batch::{commit_outputs, pipeline, print_notes, progress_bar, worker_pool, ReadConfig};
 use crate::input::{Dataset, Layout, RawRecord, ReadOptions};
@@ -115,6 +115,7 @@ fn field_names(layout: &Layout) -> FieldNames {
         header: Some(h),
         puzzle,
         solution,
+        ..
     } = layout
     {
         if let Some(n) = h.get(*puzzle) {
@@ -145,6 +146,10 @@ struct Auditor {
     guesses: GuessHistogram,
     /// The run's input paths so far, by index.
     paths: Vec<String>,
+    /// Rows that carried a stored solution.
+    stored_rows: u64,
+    /// Where stored solutions were read, each source once ([`Layout::solution_source`]).
+    solution_sources: Vec<String>,
 }
 
 impl Auditor {
@@ -162,6 +167,8 @@ impl Auditor {
             clues: [0; 82],
             guesses: GuessHistogram::default(),
             paths: Vec::new(),
+            stored_rows: 0,
+            solution_sources: Vec::new(),
         }
     }
 
@@ -182,16 +189,11 @@ impl Auditor {
         };
         let mut data = Dataset::open(path, &options)?;
         let layout = data.layout().clone();
-        if let (Some(col), Layout::Lines { .. }) = (&cfg.read.layout.solution_column, &layout) {
-            bail!(
-                "{path}: --solution-column {col:?} needs a CSV input, but no header names a \
-                 puzzle column; add --puzzle-column NAME or --format csv"
-            );
-        }
         let names = field_names(&layout);
         self.paths.push(path.to_string());
         data.number_from(next_record);
         let consumed_before = self.counts.total();
+        let stored_before = self.stored_rows;
         let pb = progress_bar(data.len(), cfg.read.quiet);
         let interrupted = pipeline(
             &mut data,
@@ -201,6 +203,12 @@ impl Auditor {
         )?;
         pb.finish_and_clear();
         let done = data.finish()?;
+        if self.stored_rows > stored_before {
+            let source = layout.solution_source().unwrap_or_default();
+            if !self.solution_sources.contains(&source) {
+                self.solution_sources.push(source);
+            }
+        }
         // Records checked and counted: fewer than records read when interrupted.
         let records = self.counts.total() - consumed_before;
         let next = done.next_record;
@@ -251,6 +259,7 @@ impl Auditor {
             }
             self.counts.add(verdict);
             self.stored_wrong += u64::from(c.stored_wrong);
+            self.stored_rows += u64::from(raw.solution.is_some());
             if let Some(n) = c.clues {
                 self.clues[usize::from(n)] += 1;
             }
@@ -336,6 +345,8 @@ impl Auditor {
             rejected: self.counts.rejected(),
             duplicates: self.duplicates,
             stored_solutions_wrong: self.stored_wrong,
+            solution_source: (!self.solution_sources.is_empty())
+                .then(|| self.solution_sources.join(", ")),
             examples: self.examples.clone(),
             duplicate_examples: self.duplicate_examples.clone(),
             clues_histogram: (0u32..).zip(self.clues).filter(|&(_, n)| n > 0).collect(),
@@ -359,14 +370,21 @@ impl Auditor {
         if cfg.read.quiet {
             return;
         }
+        // Never "0 wrong" about solutions that were never read (issue 10).
+        let stored = match &r.solution_source {
+            Some(source) => format!(
+                "{} stored solutions wrong (solution source: {source})",
+                r.stored_solutions_wrong
+            ),
+            None => "no stored solutions: puzzles checked only".to_string(),
+        };
         let _ = writeln!(
             err,
-            "sudoku-batch: verify: {} rows: {} ok, {} duplicate, {} rejected; {} stored solutions wrong{}",
+            "sudoku-batch: verify: {} rows: {} ok, {} duplicate, {} rejected; {stored}{}",
             r.rows,
             r.verdicts.get(Verdict::Ok),
             r.verdicts.get(Verdict::Duplicate),
             r.rejected,
-            r.stored_solutions_wrong,
             if r.interrupted { " (interrupted)" } else { "" }
         );
         let one_input = self.paths.len() == 1;

@@ -130,6 +130,11 @@ pub struct VerifyReport {
     /// puzzles whose stored grid is none of their solutions. A non-unique puzzle with a
     /// valid stored solution is rejected (`multiple-solutions`) but not counted here.
     pub stored_solutions_wrong: u64,
+    /// Where the stored solutions were read: the solution column's name (`column N` without
+    /// a header), `field 2` (the 81-cell field after the puzzle on a line), several of these
+    /// joined by `, ` across inputs, or `null` when no row carried one: then only the
+    /// puzzles were checked.
+    pub solution_source: Option<String>,
     /// Up to 10 example rows per verdict other than `ok`, in input order.
     pub examples: BTreeMap<&'static str, Vec<Example>>,
     /// Up to 10 example rows whose puzzle repeats an earlier one, whatever their verdict.

@@ -1,0 +1,326 @@
+//! Sniffing: works out an input's [`Layout`] from its first data lines and what the user said.
+//!
+//! What the user says wins: `--format`, and any CSV option (`--puzzle-column`,
+//! `--solution-column`, `--no-header`, `--delimiter`) means CSV. Without them:
+//! 1. a first data line that splits (on `,`, tab or `;`) into a field naming a puzzle column
+//!    ([`PUZZLE_NAMES`]) is a CSV header;
+//! 2. else a file whose first data lines hold a puzzle (at the start of a line, or as a
+//!    whitespace-separated field) is read as lines;
+//! 3. else a first line holding a delimiter is a CSV header that names no puzzle column:
+//!    an error (exit 2) showing the header and how to choose a column;
+//! 4. else lines (each bad line then an `invalid` record).
+//!
+//! In a CSV with a header, the puzzle (and solution) column is the one whose name is known;
+//! when several names could be it, the one whose first data rows hold 81-cell grids wins, and
+//! if that does not settle it the input is refused naming the candidates. A header with no
+//! known solution name still has a solution column when one column's first rows all hold
+//! complete 81-digit grids (`answer_grid`, say). Without a header, columns are found by
+//! content in the first row.
+
+use super::layout::{Format, Layout, LayoutOptions, PUZZLE_NAMES, SOLUTION_NAMES};
+use super::record::{data_line, is_csv_data_line, starts_with_puzzle, strip_bom};
+use crate::grid::{is_cell_byte, parse_cells, parse_solution};
+
+/// The delimiters tried when sniffing a CSV, in order of preference.
+pub const DELIMITERS: [u8; 3] = [b',', b'\t', b';'];
+
+/// Data rows looked at to settle a column by content.
+const SAMPLE_ROWS: usize = 20;
+
+/// Lines of `bytes` that hold data ([`data_line`]). Yields `(1-based line number, record)`.
+fn data_lines(bytes: &[u8]) -> impl Iterator<Item = (u64, &[u8])> {
+    strip_bom(bytes)
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter_map(|(i, l)| Some((i as u64 + 1, data_line(l)?)))
+}
+
+/// The first physical line that can start a CSV record, without its line end.
+fn first_csv_line(bytes: &[u8]) -> &[u8] {
+    strip_bom(bytes)
+        .split(|&b| b == b'\n')
+        .find(|l| is_csv_data_line(l))
+        .map_or(b"", |l| l.strip_suffix(b"\r").unwrap_or(l))
+}
+
+fn csv_fields(line: &[u8], delimiter: u8) -> Vec<String> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(delimiter)
+        .from_reader(line);
+    let mut rec = csv::ByteRecord::new();
+    match rdr.read_byte_record(&mut rec) {
+        Ok(true) => rec
+            .iter()
+            .map(|f| String::from_utf8_lossy(f).trim().to_string())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The first data rows of a CSV (after the header, when `header`), fields trimmed.
+fn sample_rows(bytes: &[u8], delimiter: u8, header: bool) -> Vec<Vec<Vec<u8>>> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(header)
+        .flexible(true)
+        .comment(Some(b'#'))
+        .delimiter(delimiter)
+        .from_reader(strip_bom(bytes));
+    rdr.byte_records()
+        .take(SAMPLE_ROWS)
+        .map_while(Result::ok)
+        .map(|r| r.iter().map(|f| f.trim_ascii().to_vec()).collect())
+        .collect()
+}
+
+/// Finds a column by name (case-insensitive) or by 1-based index. An index past the
+/// `width` fields of the first row is no column (an empty input, `width` 0, has any).
+fn find_column(header: Option<&[String]>, width: usize, wanted: &str) -> Option<usize> {
+    if let Some(h) = header {
+        if let Some(i) = h.iter().position(|f| f.eq_ignore_ascii_case(wanted)) {
+            return Some(i);
+        }
+    }
+    match wanted.parse::<usize>() {
+        Ok(n) if n >= 1 && (width == 0 || n <= width) => Some(n - 1),
+        _ => None,
+    }
+}
+
+/// Indices of the header fields that are one of `names` (case-insensitive).
+fn named(header: &[String], names: &[&str]) -> Vec<usize> {
+    (0..header.len())
+        .filter(|&i| names.iter().any(|n| header[i].eq_ignore_ascii_case(n)))
+        .collect()
+}
+
+/// Whether `field` is 81 cells (digits, `.` or `0` blanks): a grid, solved or not.
+fn is_grid(field: &[u8]) -> bool {
+    field.len() == 81 && field.iter().all(|&b| is_cell_byte(b))
+}
+
+/// Whether column `i` holds a grid on every sampled row (and there is one).
+fn holds_grids(rows: &[Vec<Vec<u8>>], i: usize) -> bool {
+    !rows.is_empty() && rows.iter().all(|r| r.get(i).is_some_and(|f| is_grid(f)))
+}
+
+/// The column among those `header` names after `names` (`what`: `puzzle` or `solution`):
+/// the only one, or the only one of several whose sampled rows hold grids.
+///
+/// # Errors
+/// Several candidates that the data does not settle, named.
+fn pick(
+    header: &[String],
+    names: &[&str],
+    rows: &[Vec<Vec<u8>>],
+    what: &str,
+) -> Result<Option<usize>, String> {
+    let candidates = named(header, names);
+    if candidates.len() <= 1 {
+        return Ok(candidates.first().copied());
+    }
+    let with_grids: Vec<usize> = candidates
+        .iter()
+        .copied()
+        .filter(|&i| holds_grids(rows, i))
+        .collect();
+    if let [one] = with_grids[..] {
+        return Ok(Some(one));
+    }
+    let shown: Vec<&str> = candidates.iter().map(|&i| header[i].as_str()).collect();
+    Err(format!(
+        "several columns could hold the {what}: {shown:?}, and their first rows do not settle \
+         it; choose one with --{what}-column NAME"
+    ))
+}
+
+/// `fields` for an error message, bounded whatever the input: at most 8 fields of at most
+/// 40 characters each, so a 100 MB first line does not become a 100 MB message (issue 5).
+fn brief(fields: &[String]) -> String {
+    const FIELDS: usize = 8;
+    const CHARS: usize = 40;
+    let mut shown: Vec<String> = fields
+        .iter()
+        .take(FIELDS)
+        .map(|f| match f.char_indices().nth(CHARS) {
+            Some((cut, _)) => format!("{:?}... ({} characters)", &f[..cut], f.chars().count()),
+            None => format!("{f:?}"),
+        })
+        .collect();
+    if fields.len() > FIELDS {
+        shown.push(format!("... ({} fields)", fields.len()));
+    }
+    format!("[{}]", shown.join(", "))
+}
+
+/// How a delimiter is shown in messages.
+fn shown(delimiter: u8) -> String {
+    match delimiter {
+        b'\t' => "tab".to_string(),
+        d => format!("{:?}", char::from(d)),
+    }
+}
+
+/// The delimiter under which `line` names a puzzle column, if any.
+fn naming_delimiter(line: &[u8]) -> Option<u8> {
+    DELIMITERS
+        .into_iter()
+        .find(|&d| !named(&csv_fields(line, d), &PUZZLE_NAMES).is_empty())
+}
+
+/// Works out the layout of an input from its first data lines (`bytes`: the input, or at
+/// least its start) and the user's options (see the module documentation).
+///
+/// # Errors
+/// A reason naming the option to use: CSV options with `--format lines`, a CSV-looking first
+/// line that names no puzzle column, a column the options name that is not there, or
+/// several candidate columns that the data does not settle.
+pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
+    let flags = opts.csv_flags();
+    let line = first_csv_line(bytes);
+    let csv = match opts.format {
+        Format::Csv => true,
+        Format::Lines => match flags.first() {
+            Some(flag) => {
+                return Err(format!(
+                    "{flag} means a CSV input, but --format lines was given; drop one of them"
+                ))
+            }
+            None => false,
+        },
+        Format::Auto if !flags.is_empty() => true,
+        Format::Auto => {
+            if let Some(d) = naming_delimiter(line) {
+                return csv_layout(bytes, opts, d);
+            }
+            if let Some(field) = line_field(bytes) {
+                return Ok(Layout::Lines { field });
+            }
+            if let Some(d) = DELIMITERS.into_iter().find(|d| line.contains(d)) {
+                let fields = csv_fields(line, d);
+                if !fields.iter().any(|f| is_grid(f.as_bytes())) {
+                    return Err(format!(
+                        "looks like CSV ({} delimiter), but its first line {} names no puzzle \
+                         column (expected one of {PUZZLE_NAMES:?}); choose one with \
+                         --puzzle-column NAME or N, or read the file as lines with --format lines",
+                        shown(d),
+                        brief(&fields)
+                    ));
+                }
+            }
+            false
+        }
+    };
+    if !csv {
+        return Ok(Layout::Lines {
+            field: line_field(bytes).unwrap_or(0),
+        });
+    }
+    let delimiter = opts
+        .delimiter
+        .or_else(|| naming_delimiter(line))
+        .or_else(|| {
+            DELIMITERS
+                .into_iter()
+                .max_by_key(|&d| (line.iter().filter(|&&b| b == d).count(), d == b','))
+                .filter(|&d| line.contains(&d))
+        })
+        .unwrap_or(b',');
+    csv_layout(bytes, opts, delimiter)
+}
+
+/// The CSV layout of `bytes` with `delimiter`: header, puzzle column, solution column.
+fn csv_layout(bytes: &[u8], opts: &LayoutOptions, delimiter: u8) -> Result<Layout, String> {
+    let line = first_csv_line(bytes);
+    if line.is_empty() && data_lines(bytes).next().is_none() {
+        // Nothing but blank and comment lines: no records, so no column to find (an empty
+        // input is a clean run with a note, whatever the options).
+        return Ok(Layout::Csv {
+            header: None,
+            puzzle: 0,
+            solution: None,
+            delimiter,
+        });
+    }
+    let fields = csv_fields(line, delimiter);
+    let names_puzzle = !named(&fields, &PUZZLE_NAMES).is_empty()
+        || opts
+            .puzzle_column
+            .as_deref()
+            .is_some_and(|w| fields.iter().any(|f| f.eq_ignore_ascii_case(w)));
+    let has_header = !opts.no_header
+        && (names_puzzle || !fields.iter().any(|f| parse_cells(f.as_bytes()).is_ok()));
+    let header = has_header.then(|| fields.clone());
+    let rows = sample_rows(bytes, delimiter, has_header);
+    let puzzle = match &opts.puzzle_column {
+        Some(w) => find_column(header.as_deref(), fields.len(), w).ok_or_else(|| {
+            format!(
+                "--puzzle-column {w:?}: no such column in {}",
+                brief(&fields)
+            )
+        })?,
+        None => match &header {
+            Some(h) => pick(h, &PUZZLE_NAMES, &rows, "puzzle")?.ok_or_else(|| {
+                format!(
+                    "no puzzle column in header {}: expected one of {PUZZLE_NAMES:?}; \
+                     choose one with --puzzle-column NAME",
+                    brief(h)
+                )
+            })?,
+            None => fields
+                .iter()
+                .position(|f| parse_cells(f.as_bytes()).is_ok())
+                .ok_or("no column holds an 81-cell puzzle; choose one with --puzzle-column N")?,
+        },
+    };
+    let solution = match &opts.solution_column {
+        Some(w) => Some(
+            find_column(header.as_deref(), fields.len(), w).ok_or_else(|| {
+                format!(
+                    "--solution-column {w:?}: no such column in {}",
+                    brief(&fields)
+                )
+            })?,
+        ),
+        None => match &header {
+            Some(h) => match pick(h, &SOLUTION_NAMES, &rows, "solution")? {
+                Some(i) => Some(i),
+                None => solution_by_content(&rows, puzzle, h.len()),
+            },
+            None => fields
+                .iter()
+                .enumerate()
+                .position(|(i, f)| i != puzzle && parse_solution(f.as_bytes()).is_ok()),
+        },
+    };
+    Ok(Layout::Csv {
+        header,
+        puzzle,
+        solution,
+        delimiter,
+    })
+}
+
+/// A column other than `puzzle` whose sampled rows all hold grids, one of them complete: a
+/// solution column under a name not in [`SOLUTION_NAMES`].
+fn solution_by_content(rows: &[Vec<Vec<u8>>], puzzle: usize, width: usize) -> Option<usize> {
+    (0..width).find(|&i| {
+        i != puzzle && holds_grids(rows, i) && rows.iter().any(|r| parse_solution(&r[i]).is_ok())
+    })
+}
+
+/// The whitespace-separated field that holds the puzzle, judged on the first 100 data lines:
+/// 0 when a line starts with a puzzle, else the first field of 81 cells; `None` when no line
+/// holds a puzzle either way.
+fn line_field(bytes: &[u8]) -> Option<usize> {
+    let lines: Vec<&[u8]> = data_lines(bytes).take(100).map(|(_, l)| l).collect();
+    if lines.iter().any(|l| starts_with_puzzle(l)) {
+        return Some(0);
+    }
+    lines.iter().find_map(|l| {
+        l.split(|b| b.is_ascii_whitespace())
+            .filter(|f| !f.is_empty())
+            .position(is_grid)
+    })
+}

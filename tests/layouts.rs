@@ -1,0 +1,227 @@
+//! Input layouts (issue 10): what the user says wins over sniffing, tab- and
+//! semicolon-separated headers, a CSV-looking file with no puzzle column, ambiguous columns,
+//! stored solutions in lines files, and `verify` naming where its solutions came from. The
+//! `r2_*` cases of `../shared/cases` are checked when that folder is present.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use common::{bin, shared, P, S};
+
+/// Runs `sudoku-batch args...`; returns exit code, stdout and stderr.
+fn run(args: &[&str], files: &[&Path]) -> (i32, String, String) {
+    let out = bin().args(args).args(files).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!err.contains("panicked"), "{err}");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        err,
+    )
+}
+
+/// `verify -q --report` on `file` with `flags`: exit code, the report, stderr.
+fn verify(file: &Path, flags: &[&str]) -> (i32, serde_json::Value, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    let r = report.to_str().unwrap();
+    let mut args = vec!["verify", "-j", "2", "--report", r];
+    args.extend_from_slice(flags);
+    let (code, _, err) = run(&args, &[file]);
+    let json = fs::read_to_string(&report)
+        .map(|t| serde_json::from_str(&t).unwrap())
+        .unwrap_or(serde_json::Value::Null);
+    (code, json, err)
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    fs::write(&path, text).unwrap();
+    path
+}
+
+/// `S` with its first two cells swapped: a full grid whose column 1 and 2 repeat digits.
+fn swapped() -> String {
+    let b = S.as_bytes();
+    let mut v = b.to_vec();
+    v.swap(0, 1);
+    assert_ne!(b[0], b[1]);
+    String::from_utf8(v).unwrap()
+}
+
+#[test]
+fn tab_and_semicolon_headers_are_csv_and_their_solutions_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = swapped();
+    for (name, sep) in [("t.tsv", "\t"), ("s.csv", ";"), ("c.csv", ",")] {
+        let text = format!("puzzle{sep}solution\n{P}{sep}{S}\n{P}{sep}{bad}\n");
+        let f = write(dir.path(), name, &text);
+        let (code, rep, err) = verify(&f, &[]);
+        assert_eq!(code, 1, "{name}: {err}");
+        assert_eq!(rep["inputs"][0]["layout"], "csv", "{name}");
+        assert_eq!(rep["verdicts"]["ok"], 1, "{name}");
+        assert_eq!(rep["verdicts"]["solution-illegal"], 1, "{name}");
+        assert_eq!(rep["solution_source"], "solution", "{name}");
+    }
+}
+
+#[test]
+fn a_csv_looking_header_without_a_puzzle_column_stops_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        dir.path(),
+        "g.csv",
+        &format!("id,grid,answer_grid\n1,{P},{S}\n"),
+    );
+    let (code, out, err) = run(&["solve", "-q"], &[&f]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("\"grid\"") && err.contains("--puzzle-column"),
+        "{err}"
+    );
+    // Naming the column reads it, and the solution column is found by its content.
+    let (code, rep, err) = verify(&f, &["--puzzle-column", "grid"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rep["verdicts"]["ok"], 1);
+    assert_eq!(rep["solution_source"], "answer_grid");
+}
+
+#[test]
+fn ambiguous_columns_are_settled_by_their_data_or_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        dir.path(),
+        "a.csv",
+        &format!("puzzle,quizzes,solution\nx,{P},{S}\n"),
+    );
+    let (code, rep, err) = verify(&f, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rep["verdicts"]["ok"], 1);
+    let f = write(
+        dir.path(),
+        "b.csv",
+        &format!("puzzle,quizzes,solution\n{P},{P},{S}\n"),
+    );
+    let (code, _, err) = run(&["solve", "-q"], &[&f]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("\"puzzle\", \"quizzes\""), "{err}");
+}
+
+#[test]
+fn csv_flags_mean_csv_even_when_the_sniffer_would_say_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "h.txt", &format!("{P},{S},label\n"));
+    // Sniffed as lines: the 81-cell field after the puzzle is its stored solution.
+    let (code, out, err) = run(&["solve", "-q"], &[&f]);
+    assert_eq!((code, out.trim()), (0, S), "{err}");
+    // --no-header (or --delimiter) makes it CSV: the output keeps the row and adds columns.
+    for flags in [&["--no-header"][..], &["--delimiter", ","]] {
+        let mut args = vec!["solve", "-q"];
+        args.extend_from_slice(flags);
+        let (code, out, err) = run(&args, &[&f]);
+        assert_eq!(code, 0, "{flags:?}: {err}");
+        assert_eq!(out.trim(), format!("{P},{S},label,{S},solved"), "{flags:?}");
+    }
+    let (code, _, err) = run(&["solve", "-q", "--format", "lines", "--no-header"], &[&f]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--no-header means a CSV input"), "{err}");
+}
+
+#[test]
+fn lines_files_store_a_solution_only_in_an_81_cell_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = swapped();
+    let f = write(
+        dir.path(),
+        "l.txt",
+        &format!("{P} ED=10.3/10.3/9.8\n{P},{bad},hard\n"),
+    );
+    let (code, rep, err) = verify(&f, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(rep["verdicts"]["duplicate"], 0);
+    assert_eq!(rep["verdicts"]["solution-illegal"], 1);
+    assert_eq!(rep["solution_source"], "field 2");
+    let f = write(dir.path(), "r.txt", &format!("{P} ED=10.3/10.3/9.8\n"));
+    let (code, rep, err) = verify(&f, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(rep["solution_source"].is_null());
+    let (_, _, err) = run(&["verify"], &[&f]);
+    assert!(
+        err.contains("no stored solutions: puzzles checked only"),
+        "{err}"
+    );
+}
+
+fn case(name: &str) -> Option<PathBuf> {
+    shared("cases/inputs").map(|d| d.join(name))
+}
+
+#[test]
+fn r2_rated_list_has_no_stored_solutions() {
+    let Some(f) = case("r2_01_serate_rated_list.txt") else {
+        return;
+    };
+    let (code, rep, err) = verify(&f, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rep["verdicts"]["ok"], 6);
+    assert_eq!(rep["verdicts"]["duplicate"], 1);
+    assert_eq!(rep["stored_solutions_wrong"], 0);
+    assert!(rep["solution_source"].is_null());
+    let (code, out, _) = run(&["solve", "-q"], &[&f]);
+    assert_eq!((code, out.lines().count()), (0, 7));
+}
+
+#[test]
+fn r2_headerless_csv_solutions_are_checked_with_or_without_no_header() {
+    let Some(f) = case("r2_02_headerless_3m_rows.csv") else {
+        return;
+    };
+    for (flags, source) in [(&[][..], "field 2"), (&["--no-header"], "column 2")] {
+        let (code, rep, err) = verify(&f, flags);
+        assert_eq!(code, 1, "{flags:?}: {err}");
+        assert_eq!(rep["verdicts"]["ok"], 3, "{flags:?}");
+        assert_eq!(rep["verdicts"]["solution-illegal"], 1, "{flags:?}");
+        assert_eq!(rep["examples"]["solution-illegal"][0]["line"], 2);
+        assert_eq!(rep["solution_source"], source);
+    }
+    // --no-header means CSV for solve too: the rows come back with two columns added.
+    let (code, out, err) = run(&["solve", "-q", "--no-header"], &[&f]);
+    assert_eq!(code, 0, "{err}");
+    for line in out.lines() {
+        assert!(line.ends_with(",solved"), "{line}");
+        assert_eq!(line.split(',').count(), 7, "{line}");
+    }
+}
+
+#[test]
+fn r2_index_column_and_hrm_rows() {
+    let Some(f) = case("r2_11_index_column_export.csv") else {
+        return;
+    };
+    let (code, rep, err) = verify(&f, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(rep["verdicts"]["ok"], 3);
+    assert_eq!(rep["examples"]["solution-illegal"][0]["line"], 4);
+    let f = case("r2_12_hrm_wrong_length_rows.csv").unwrap();
+    let (code, rep, err) = verify(&f, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(rep["examples"]["puzzle-malformed"][0]["line"], 3);
+    assert_eq!(rep["examples"]["solution-malformed"][0]["line"], 4);
+    assert_eq!(rep["solution_source"], "answer");
+}
+
+#[test]
+fn r2_utf16_text_is_decoded() {
+    let Some(f) = case("r2_06_excel_unicode_text_utf16.txt") else {
+        return;
+    };
+    let (code, rep, err) = verify(&f, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rep["rows"], 3);
+    assert_eq!(rep["verdicts"]["ok"], 3);
+    assert_eq!(rep["solution_source"], "solutions");
+}
