@@ -191,7 +191,8 @@ impl Default for ReadOptions {
 /// What a command reports about one input once it has been read ([`Dataset::finish`]).
 #[derive(Clone, Debug)]
 pub struct Finished {
-    /// Size of the input, bytes.
+    /// Size of the input as stored (compressed), bytes; 0 when unknown (standard input, a
+    /// pipe).
     pub bytes: u64,
     /// `lines` or `csv` ([`Layout::name`]).
     pub layout: &'static str,
