@@ -17,8 +17,12 @@ if [ ! -s "$input" ]; then
 fi
 [ -s "$input.gz" ] || gzip -6 -c "$input" > "$input.gz"
 [ -s "$input.zst" ] || zstd -q -3 -f "$input" -o "$input.zst"
-cargo build --release --quiet
-bin=target/release/sudoku-batch
+# BIN=path overrides the binary (e.g. a copy kept while target/ is rebuilt).
+bin=${BIN:-}
+if [ -z "$bin" ]; then
+    cargo build --release --quiet
+    bin=target/release/sudoku-batch
+fi
 run() { # variant, round
     local cmd
     case $1 in
