@@ -35,7 +35,7 @@ use std::str::FromStr;
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use crate::grid::{Grid, CELLS};
+use crate::grid::Grid;
 
 /// The number of isomorphs in the group [`Isomorph`] draws from: transpose (2) × row
 /// permutations keeping bands (6 × 6³ = 1296) × column permutations keeping stacks (1296) ×
@@ -146,35 +146,26 @@ impl Isomorph {
         Isomorph::from_index(index)
     }
 
-    /// For each output cell (row-major, 0..81), the source cell it takes its digit from.
-    pub fn cell_map(&self) -> [u8; CELLS] {
-        let mut map = [0u8; CELLS];
-        for (r, row) in map.chunks_exact_mut(9).enumerate() {
-            for (c, cell) in row.iter_mut().enumerate() {
-                let (sr, sc) = (self.rows[r], self.cols[c]);
-                let src = if self.transpose {
-                    sc * 9 + sr
-                } else {
-                    sr * 9 + sc
-                };
-                *cell = src as u8;
-            }
-        }
-        map
-    }
-
     /// Applies the transform to several grids at once (a puzzle and its solution), working
-    /// out the cell map once: the same result as [`Isomorph::apply`] on each.
+    /// out the source cells once: the same result as [`Isomorph::apply`] on each.
     pub fn apply_all<const N: usize>(&self, grids: [&Grid; N]) -> [Grid; N] {
-        let map = self.cell_map();
+        // Source cell of output cell (r, c): rows[r] * 9 + cols[c], or with the transpose
+        // cols[c] * 9 + rows[r]; the strides are worked out once rather than a cell map
+        // built per transform (6% of `augment`'s time).
+        let (row_stride, col_stride) = if self.transpose { (1, 9) } else { (9, 1) };
+        let col_offsets = self.cols.map(|c| c * col_stride);
         // 16 entries so that a cell masked to 4 bits needs no bounds check; values above 9
         // never occur in a grid and map to 0.
         let mut lut = [0u8; 16];
         lut[1..10].copy_from_slice(&self.digits);
         let mut out = [Grid::EMPTY; N];
-        for (i, &src) in map.iter().enumerate() {
-            for (o, g) in out.iter_mut().zip(&grids) {
-                o.0[i] = lut[usize::from(g.0[usize::from(src)] & 15)];
+        for (r, &sr) in self.rows.iter().enumerate() {
+            let base = sr * row_stride;
+            for (c, &off) in col_offsets.iter().enumerate() {
+                let src = base + off;
+                for (o, g) in out.iter_mut().zip(&grids) {
+                    o.0[r * 9 + c] = lut[usize::from(g.0[src] & 15)];
+                }
             }
         }
         out
