@@ -275,7 +275,7 @@ pub struct SolveArgs {
     /// -o, else by the inputs' layout].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub output_format: Option<TableFormatArg>,
-    /// Write per-record stats CSV: record,line,status,solutions,clues,guesses,solve_ns,error.
+    /// Write per-record stats CSV: record,input,line,status,solutions,clues,guesses,solve_ns,error.
     #[arg(long, value_name = "FILE")]
     pub stats: Option<String>,
     /// Write a JSON report (counts, throughput, latency percentiles, guesses).
@@ -299,7 +299,7 @@ pub struct VerifyArgs {
     /// column named solutions, solution, answer or answers].
     #[arg(long, value_name = "NAME")]
     pub solution_column: Option<String>,
-    /// Write every row whose verdict is not ok as CSV: record,line,verdict,detail,puzzle,solution.
+    /// Write every row whose verdict is not ok as CSV: record,input,line,verdict,detail,puzzle,solution.
     #[arg(long, value_name = "FILE")]
     pub rejects: Option<String>,
     /// Write a JSON report (rows per verdict, examples, clue and guess histograms).

@@ -225,3 +225,60 @@ fn r2_utf16_text_is_decoded() {
     assert_eq!(rep["verdicts"]["ok"], 3);
     assert_eq!(rep["solution_source"], "solutions");
 }
+
+#[test]
+fn stats_and_rejects_rows_name_their_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(dir.path(), "a.txt", &format!("{P}\nbad\n"));
+    let b = write(dir.path(), "b, c.txt", &format!("{P}\n"));
+    let stats = dir.path().join("s.csv");
+    let out = bin()
+        .args(["solve", "-q", "-j", "2", "--stats"])
+        .arg(&stats)
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let mut rdr = csv::Reader::from_path(&stats).unwrap();
+    let header: Vec<String> = rdr.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(
+        header.join(","),
+        "record,input,line,status,solutions,clues,guesses,solve_ns,error"
+    );
+    let rows: Vec<(String, String, String)> = rdr
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (r[0].to_string(), r[1].to_string(), r[2].to_string())
+        })
+        .collect();
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let want = [("0", a, "1"), ("1", a, "2"), ("2", b, "1")];
+    let want: Vec<(String, String, String)> = want
+        .iter()
+        .map(|(r, p, l)| (r.to_string(), p.to_string(), l.to_string()))
+        .collect();
+    assert_eq!(rows, want);
+    let rejects = dir.path().join("r.csv");
+    let out = bin()
+        .args(["verify", "-q", "--rejects"])
+        .arg(&rejects)
+        .arg(a)
+        .arg(b)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let mut rdr = csv::Reader::from_path(&rejects).unwrap();
+    let header: Vec<String> = rdr.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(
+        header.join(","),
+        "record,input,line,verdict,detail,puzzle,solution"
+    );
+    let rows: Vec<Vec<String>> = rdr
+        .records()
+        .map(|r| r.unwrap().iter().take(4).map(String::from).collect())
+        .collect();
+    assert_eq!(rows[0], ["1", a, "2", "puzzle-malformed"]);
+    assert_eq!(rows[1], ["2", b, "1", "duplicate"]);
+}

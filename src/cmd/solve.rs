@@ -163,7 +163,7 @@ impl Sink for Collector {
         for (raw, res) in raws.iter().zip(results) {
             w.write(raw, res).context("cannot write solutions")?;
             if let Some(s) = &mut self.stats {
-                s.write(res).context("cannot write --stats")?;
+                s.write(&self.path, res).context("cannot write --stats")?;
             }
             self.counts.add(res.status);
             if res.status == Status::Invalid {

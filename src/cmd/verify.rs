@@ -290,6 +290,7 @@ impl Auditor {
             let (puzzle, solution) = self.layout.record_text(raw);
             let row = RejectRow {
                 record: raw.record,
+                input: &self.paths[input as usize],
                 line: raw.line,
                 verdict: verdict.as_str(),
                 detail,

@@ -246,8 +246,9 @@ fn os_reason(e: &io::Error) -> String {
 }
 
 /// The header of the `--stats` CSV.
-pub const STATS_HEADER: [&str; 8] = [
+pub const STATS_HEADER: [&str; 9] = [
     "record",
+    "input",
     "line",
     "status",
     "solutions",
@@ -257,7 +258,9 @@ pub const STATS_HEADER: [&str; 8] = [
     "error",
 ];
 
-/// Writes the per-record stats CSV (`--stats`): `record,line,status,solutions,clues,guesses,solve_ns,error`.
+/// Writes the per-record stats CSV (`--stats`):
+/// `record,input,line,status,solutions,clues,guesses,solve_ns,error`; `input` is the path as
+/// given (`-` for standard input).
 ///
 /// Every field but `error` is a number or a status word, which never needs quoting, so the
 /// row is written with `itoa` straight into the output buffer; the `error` text, when there
@@ -267,6 +270,8 @@ pub struct StatsWriter {
     out: Target,
     /// Scratch for one quoted `error` field.
     quoted: Vec<u8>,
+    /// The last input path written and its field as CSV writes it (quoted when it must be).
+    input: (String, Vec<u8>),
 }
 
 impl StatsWriter {
@@ -280,14 +285,24 @@ impl StatsWriter {
         Ok(StatsWriter {
             out: target,
             quoted: Vec::new(),
+            input: (String::new(), b"\"\"".to_vec()),
         })
     }
 
-    /// Writes one row.
+    /// Writes one row for a record of the input at `input` (the path as given).
     ///
     /// # Errors
     /// Any I/O error.
-    pub fn write(&mut self, res: &SolvedRecord) -> io::Result<()> {
+    pub fn write(&mut self, input: &str, res: &SolvedRecord) -> io::Result<()> {
+        if self.input.0 != input || self.input.1.is_empty() {
+            // Quoted as RFC 4180 asks, only when it must be.
+            let field = if input.contains([',', '"', '\n', '\r']) || input.is_empty() {
+                format!("\"{}\"", input.replace('"', "\"\""))
+            } else {
+                input.to_string()
+            };
+            self.input = (input.to_string(), field.into_bytes());
+        }
         // Six numbers of at most 20 digits, a status word of at most 10 bytes, 7 commas.
         let mut row = [0u8; 160];
         let mut len = 0;
@@ -297,6 +312,14 @@ impl StatsWriter {
         };
         let mut nums = itoa::Buffer::new();
         put(nums.format(res.record).as_bytes());
+        put(b",");
+        self.out.write_all(&row[..len])?;
+        self.out.write_all(&self.input.1)?;
+        let mut len = 0;
+        let mut put = |bytes: &[u8]| {
+            row[len..len + bytes.len()].copy_from_slice(bytes);
+            len += bytes.len();
+        };
         put(b",");
         put(nums.format(res.line).as_bytes());
         put(b",");
@@ -363,13 +386,13 @@ mod tests {
             solution: None,
             error: None,
         };
-        w.write(&rec).unwrap();
+        w.write("in, \"a\".txt", &rec).unwrap();
         rec.status = Status::Invalid;
         rec.clues = None;
         let texts = ["a, \"quoted\" cell", "two\nlines", "plain"];
         for t in texts {
             rec.error = Some(ParseError::Conflict(t.to_string()));
-            w.write(&rec).unwrap();
+            w.write("-", &rec).unwrap();
         }
         w.into_target().commit().unwrap();
         let mut rdr = csv::Reader::from_path(&path).unwrap();
@@ -380,12 +403,16 @@ mod tests {
         let first: Vec<&str> = rows[0].iter().collect();
         let u32max = u32::MAX.to_string();
         let line = (u64::MAX - 1).to_string();
-        let expect = [&max, &line, "solved", &u32max, "81", &u32max, &max, ""];
+        let input = "in, \"a\".txt";
+        let expect = [
+            &max, input, &line, "solved", &u32max, "81", &u32max, &max, "",
+        ];
         assert_eq!(first, expect);
         for (row, t) in rows[1..].iter().zip(texts) {
-            assert_eq!(&row[2], "invalid");
-            assert_eq!(&row[4], "");
-            assert_eq!(&row[7], ParseError::Conflict(t.to_string()).to_string());
+            assert_eq!(&row[1], "-");
+            assert_eq!(&row[3], "invalid");
+            assert_eq!(&row[5], "");
+            assert_eq!(&row[8], ParseError::Conflict(t.to_string()).to_string());
         }
     }
 

@@ -5,13 +5,17 @@ use std::io;
 use super::Target;
 
 /// The header of the rejects CSV.
-pub const REJECTS_HEADER: [&str; 6] = ["record", "line", "verdict", "detail", "puzzle", "solution"];
+pub const REJECTS_HEADER: [&str; 7] = [
+    "record", "input", "line", "verdict", "detail", "puzzle", "solution",
+];
 
 /// One rejected row, as written.
 #[derive(Clone, Copy, Debug)]
 pub struct RejectRow<'a> {
     /// 0-based record over the whole run.
     pub record: u64,
+    /// The input's path as given (`-` for standard input).
+    pub input: &'a str,
     /// 1-based line in its input.
     pub line: u64,
     /// The verdict word (`clue-conflict`, `duplicate`, ...).
@@ -24,7 +28,7 @@ pub struct RejectRow<'a> {
     pub solution: &'a [u8],
 }
 
-/// Writes `record,line,verdict,detail,puzzle,solution` rows, quoted as CSV needs.
+/// Writes `record,input,line,verdict,detail,puzzle,solution` rows, quoted as CSV needs.
 pub struct RejectsWriter {
     out: csv::Writer<Target>,
 }
@@ -47,6 +51,7 @@ impl RejectsWriter {
     pub fn write(&mut self, row: &RejectRow<'_>) -> io::Result<()> {
         let mut nums = itoa::Buffer::new();
         self.out.write_field(nums.format(row.record))?;
+        self.out.write_field(row.input)?;
         self.out.write_field(nums.format(row.line))?;
         self.out.write_field(row.verdict)?;
         self.out.write_field(row.detail)?;

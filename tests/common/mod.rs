@@ -93,7 +93,9 @@ pub fn data_lines(text: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
-/// Parses a `--stats` CSV into rows of fields (header removed, checked).
+/// Parses a `--stats` CSV into rows of fields (header removed, checked), without the `input`
+/// column (checked not empty), so the other columns keep their indices: `record,line,status,
+/// solutions,clues,guesses,solve_ns,error`.
 pub fn stats_rows(text: &str) -> Vec<Vec<String>> {
     let mut rdr = csv::Reader::from_reader(text.as_bytes());
     let header: Vec<String> = rdr.headers().unwrap().iter().map(String::from).collect();
@@ -101,6 +103,7 @@ pub fn stats_rows(text: &str) -> Vec<Vec<String>> {
         header,
         [
             "record",
+            "input",
             "line",
             "status",
             "solutions",
@@ -111,6 +114,11 @@ pub fn stats_rows(text: &str) -> Vec<Vec<String>> {
         ]
     );
     rdr.records()
-        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .map(|r| {
+            let mut row: Vec<String> = r.unwrap().iter().map(String::from).collect();
+            let input = row.remove(1);
+            assert!(!input.is_empty(), "{row:?}");
+            row
+        })
         .collect()
 }
