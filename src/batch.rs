@@ -420,8 +420,12 @@ pub(crate) fn same_layout(first: &Layout, layout: &Layout, path: &str) -> Result
 /// input): lines, or the input's CSV columns plus `solution` and `status`.
 fn open_sink(layout: &Layout, output: &str, format: Option<TableFormat>) -> Result<Sink> {
     let format = format.or_else(|| {
-        TableFormat::from_path(output)
-            .filter(|f| matches!(f, TableFormat::Jsonl | TableFormat::Npz))
+        TableFormat::from_path(output).filter(|f| {
+            matches!(
+                f,
+                TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet
+            )
+        })
     });
     let target = Target::create(output)?;
     Ok(match (format, layout) {
