@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use sudoku_batch::batch::{run_solve, ReadConfig, SolveConfig};
+use sudoku_batch::cmd::solve::{run_solve, SolveConfig};
+use sudoku_batch::engine::ReadConfig;
 use sudoku_batch::input::LayoutOptions;
 
 /// (group name, file) pairs to benchmark.
@@ -57,7 +58,7 @@ fn batch(c: &mut Criterion) {
     for (name, path) in datasets() {
         let cfg = config(&path);
         // One run outside the measurement: counts the puzzles and checks the input reads.
-        let records = run_solve(&cfg).expect("the dataset solves").records;
+        let records = run_solve(&cfg).expect("the dataset solves").counts.records;
         let mut group = c.benchmark_group(name);
         group.throughput(Throughput::Elements(records));
         group.sample_size(10);

@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 REPEAT_TO = 100_000
 # Complete grids a run of ours.
-GRIDS = 2_000
+GRIDS = 20_000
 
 
 def cpu_run(cmd, stdin=None):

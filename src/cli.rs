@@ -1,18 +1,22 @@
-//! Command-line flags (clap derive) and their validation into the library's configs.
+//! Command-line flags (clap derive) and their validation into the library's configs: the
+//! only module that knows clap, part of the binary, not of the library.
 
 use std::num::NonZeroUsize;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::batch::{ReadConfig, SolveConfig};
-use crate::bench::{BenchConfig, Exports};
-use crate::cmd::{canon::CanonConfig, dedup::DedupConfig, overlap::OverlapConfig};
-use crate::dataset::augment::{AugmentConfig, AugmentOptions};
-use crate::dataset::rate::RateConfig;
-use crate::dataset::TableOutput;
-use crate::input::{Format, LayoutOptions, Shard};
-use crate::output::table::TableFormat;
-use crate::verify::VerifyConfig;
+use sudoku_batch::bench::{BenchConfig, Exports};
+use sudoku_batch::cmd::merge::MergeConfig;
+use sudoku_batch::cmd::solve::SolveConfig;
+use sudoku_batch::cmd::verify::VerifyConfig;
+use sudoku_batch::cmd::Command as Run;
+use sudoku_batch::cmd::{canon::CanonConfig, dedup::DedupConfig, overlap::OverlapConfig};
+use sudoku_batch::dataset::augment::{AugmentConfig, AugmentOptions};
+use sudoku_batch::dataset::rate::RateConfig;
+use sudoku_batch::dataset::TableOutput;
+use sudoku_batch::engine::ReadConfig;
+use sudoku_batch::input::{Format, LayoutOptions, Shard};
+use sudoku_batch::output::table::TableFormat;
 
 /// Solve, verify and benchmark Sudoku puzzle datasets, millions of puzzles at a time.
 #[derive(Debug, Parser)]
@@ -21,6 +25,37 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// Checks the flags together and builds what the library runs.
+    ///
+    /// # Errors
+    /// A message naming the flag when flags do not fit together.
+    pub fn into_command(self) -> Result<Run, String> {
+        Ok(match self.command {
+            Command::Solve(args) => Run::Solve(args.into_config()?),
+            Command::Verify(args) => Run::Verify(args.into_config()?),
+            Command::Bench(args) => Run::Bench(args.into_config()?),
+            Command::Augment(args) => Run::Augment(args.into_config()?),
+            Command::Rate(args) => Run::Rate(args.into_config()?),
+            Command::Canon(args) => Run::Canon(args.into_config()?),
+            Command::Dedup(args) => Run::Dedup(args.into_config()?),
+            Command::Overlap(args) => Run::Overlap(args.into_config()?),
+            Command::Report(ReportCommand::Merge {
+                output,
+                inputs,
+                partial,
+            }) => {
+                check_merge_paths(&output, &inputs)?;
+                Run::MergeReports(MergeConfig {
+                    output,
+                    inputs,
+                    partial,
+                })
+            }
+        })
+    }
 }
 
 /// The subcommands.
@@ -136,6 +171,37 @@ impl LayoutArgs {
     }
 }
 
+/// The one line `main` prints for a command line clap refuses: clap's first line, the
+/// arguments it lists as missing, and its suggestions ("a similar subcommand exists:
+/// 'solve'"). A first argument that names a file (`sudoku-batch puzzles.txt`) gets the
+/// command it was probably meant for.
+pub fn error_line(e: &clap::Error, first_arg: Option<&std::ffi::OsStr>) -> String {
+    if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
+        if let Some(arg) = first_arg.filter(|a| std::path::Path::new(a).is_file()) {
+            let arg = arg.to_string_lossy();
+            return format!(
+                "'{arg}' is not a command; to solve that file: sudoku-batch solve {arg}"
+            );
+        }
+    }
+    let text = e.render().to_string();
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("bad arguments");
+    let mut out = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    // Missing arguments are listed on indented lines below the first: keep them.
+    let listed: Vec<&str> = lines
+        .take_while(|l| l.starts_with(' ') && !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    if !listed.is_empty() {
+        out = format!("{out} {}", listed.join(", "));
+    }
+    for tip in text.lines().filter_map(|l| l.trim().strip_prefix("tip: ")) {
+        out = format!("{out}; {tip}");
+    }
+    format!("{out} (see --help)")
+}
+
 /// Most worker threads accepted by `-j`: far above any core count we target, and low
 /// enough that a typo (`-j 99999`) cannot make the OS spawn thousands of threads.
 pub const MAX_THREADS: usize = 1024;
@@ -152,11 +218,20 @@ fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
     }
 }
 
-/// Parses `--shard K/N`.
-fn parse_shard(shard: Option<&str>) -> Result<Option<Shard>, String> {
-    shard
-        .map(|s| s.parse().map_err(|e| format!("--shard {e}")))
-        .transpose()
+/// Parses `--shard K/N`, or `--shard auto` from the cluster scheduler's environment
+/// ([`sudoku_batch::cluster`]), `count` being `--shard-count`.
+fn parse_shard(shard: Option<&str>, count: Option<u32>) -> Result<Option<Shard>, String> {
+    match shard {
+        None if count.is_some() => Err("--shard-count goes with --shard auto".into()),
+        None => Ok(None),
+        Some("auto") => {
+            sudoku_batch::cluster::shard_from_env(|name| std::env::var(name).ok(), count).map(Some)
+        }
+        Some(_) if count.is_some() => Err("--shard-count goes with --shard auto; \
+             --shard K/N already says N"
+            .into()),
+        Some(s) => s.parse().map(Some).map_err(|e| format!("--shard {e}")),
+    }
 }
 
 /// Flags shared by every command that reads puzzles.
@@ -179,9 +254,13 @@ pub struct InputArgs {
     #[arg(long)]
     pub no_mmap: bool,
     /// Read only shard K of N (1 <= K <= N) of each input: the K-th of N byte ranges cut at
-    /// line starts, with the true record and line numbers of the whole file.
-    #[arg(long, value_name = "K/N", allow_hyphen_values = true)]
+    /// line starts, with the true record and line numbers of the whole file. `auto`: K/N
+    /// of this task of a Slurm job array or a Kubernetes indexed Job.
+    #[arg(long, value_name = "K/N|auto", allow_hyphen_values = true)]
     pub shard: Option<String>,
+    /// With `--shard auto` in a Kubernetes indexed Job: the number of completions (N).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub shard_count: Option<u32>,
 }
 
 /// Flags of `solve`.
@@ -248,7 +327,7 @@ impl InputArgs {
     }
 
     fn shard(&self) -> Result<Option<Shard>, String> {
-        parse_shard(self.shard.as_deref())
+        parse_shard(self.shard.as_deref(), self.shard_count)
     }
 
     /// The validated input settings for `inputs` (already defaulted to stdin).
@@ -445,9 +524,12 @@ pub struct BenchArgs {
     /// How to read the inputs' layout.
     #[command(flatten)]
     pub layout: LayoutArgs,
-    /// Time only shard K of N (1 <= K <= N) of each input.
-    #[arg(long, value_name = "K/N", allow_hyphen_values = true)]
+    /// Time only shard K of N (1 <= K <= N) of each input (`auto`: as for `solve`).
+    #[arg(long, value_name = "K/N|auto", allow_hyphen_values = true)]
     pub shard: Option<String>,
+    /// With `--shard auto` in a Kubernetes indexed Job: the number of completions (N).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub shard_count: Option<u32>,
     /// Read files into memory instead of memory-mapping them.
     #[arg(long)]
     pub no_mmap: bool,
@@ -484,9 +566,17 @@ impl BenchArgs {
         if exports.iter().filter(|p| p.as_deref() == Some("-")).count() > 1 {
             return Err("only one --export-* can go to standard output (-)".into());
         }
+        // Checked before any timing: a clash found after a long run would lose it.
+        let outputs = [
+            ("--export-json", self.export_json.as_ref()),
+            ("--export-csv", self.export_csv.as_ref()),
+            ("--export-markdown", self.export_markdown.as_ref()),
+        ];
+        same_file_outputs(&outputs)?;
+        output_is_input(&self.inputs, &outputs)?;
         let mut threads: Vec<usize> = self.threads.iter().map(|n| n.get()).collect();
         if threads.is_empty() {
-            threads = crate::bench::default_threads();
+            threads = sudoku_batch::bench::default_threads();
         }
         Ok(BenchConfig {
             inputs: self.inputs,
@@ -496,7 +586,7 @@ impl BenchArgs {
             min_time: std::time::Duration::from_secs_f64(self.min_time),
             seed: self.seed,
             limit: if self.first { 1 } else { 2 },
-            shard: parse_shard(self.shard.as_deref())?,
+            shard: parse_shard(self.shard.as_deref(), self.shard_count)?,
             mmap: !self.no_mmap,
             quiet: self.quiet,
             exports: Exports {
@@ -516,9 +606,14 @@ pub enum ReportCommand {
         /// The merged report to write (`-`: standard output).
         #[arg(value_name = "OUT.json")]
         output: String,
-        /// The reports to merge.
+        /// The reports to merge: shards of one run (`--shard K/N`, all N of them) or whole
+        /// runs of different inputs, all of `solve` or all of `verify`.
         #[arg(value_name = "IN.json", required = true)]
         inputs: Vec<String>,
+        /// Merge a set of shards that lacks some; the merged report says `"partial": true`
+        /// and lists `missing_shards`.
+        #[arg(long)]
+        partial: bool,
     },
 }
 
@@ -699,6 +794,7 @@ impl OverlapArgs {
             quiet: self.quiet,
             no_mmap: self.no_mmap,
             shard: None,
+            shard_count: None,
         };
         let mut train = input.read_config(input.inputs.clone())?;
         train.layout.solution_column = self.solution_column;

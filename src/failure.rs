@@ -7,36 +7,6 @@
 
 use std::error::Error;
 use std::io;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
-use crate::batch::SolvedRecord;
-use crate::grid::ParseError;
-use crate::input::RawRecord;
-use crate::report::Status;
-
-/// Runs `solve` for `raw`, turning a panic (a bug) into an `invalid` record whose error
-/// says "internal error", so one bad record cannot take down a batch of thousands. The
-/// panic message is still printed on stderr by the panic hook, and the run exits 1.
-pub fn guard_record(raw: &RawRecord, solve: impl FnOnce() -> SolvedRecord) -> SolvedRecord {
-    catch_unwind(AssertUnwindSafe(solve)).unwrap_or_else(|panic| {
-        let msg = panic
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".to_string());
-        SolvedRecord {
-            record: raw.record,
-            line: raw.line,
-            status: Status::Invalid,
-            solutions: 0,
-            clues: raw.puzzle.as_ref().ok().map(crate::grid::Grid::clues),
-            guesses: 0,
-            solve_ns: 0,
-            solution: None,
-            error: Some(ParseError::Internal(msg)),
-        }
-    })
-}
 
 /// Whether `err`, or any error it wraps, is a broken pipe.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
@@ -73,24 +43,6 @@ mod tests {
 
     fn pipe() -> io::Error {
         io::Error::from(io::ErrorKind::BrokenPipe)
-    }
-
-    #[test]
-    fn a_panicking_record_becomes_an_internal_error() {
-        let raw = RawRecord {
-            record: 7,
-            line: 9,
-            puzzle: Ok(crate::grid::Grid::EMPTY),
-            solution: None,
-            fields: None,
-        };
-        let res = guard_record(&raw, || panic!("boom"));
-        assert_eq!((res.record, res.line, res.status), (7, 9, Status::Invalid));
-        let e = res.error.unwrap().to_string();
-        assert!(
-            e.starts_with("internal error") && e.ends_with("boom"),
-            "{e}"
-        );
     }
 
     #[test]

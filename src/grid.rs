@@ -18,7 +18,7 @@ pub struct Grid(pub [u8; CELLS]);
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
     /// The field has the wrong number of characters.
-    #[error("{found} characters, expected 81{hint}")]
+    #[error("{found} character{}, expected 81{hint}", if *found == 1 { "" } else { "s" })]
     Length {
         /// Characters found (Unicode scalar values, not bytes).
         found: usize,

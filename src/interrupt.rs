@@ -1,7 +1,7 @@
 //! Ctrl-C (SIGINT), SIGTERM and SIGHUP: stop promptly, keep what was finished, say so
 //! (issue 5). A batch job killed by a scheduler (SIGTERM) keeps its finished work too.
 //!
-//! The first signal sets [`crate::batch::INTERRUPTED`]. The batch engine then stops handing
+//! The first signal sets [`INTERRUPTED`]. The batch engine then stops handing
 //! records to the workers (each worker checks the flag before every record, so "promptly"
 //! means within one puzzle's solve time), writes the results that were finished *as a
 //! prefix in input order* (a finished record after an unfinished one is dropped, so the
@@ -12,10 +12,12 @@
 //! terminal or a pipe that never ends. Its temporary files (`.sudoku-batch-*.tmp` beside
 //! each output) are then left behind and no output is renamed into place.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
-use crate::batch::INTERRUPTED;
+/// Set by the first signal: workers take no new record, the finished prefix is consumed,
+/// then the run stops (see [`crate::engine`]).
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Installs the SIGINT handler once per process; later calls return the first result.
 ///
@@ -27,7 +29,11 @@ pub fn install_handler() -> Result<(), String> {
         .get_or_init(|| {
             ctrlc::set_handler(|| {
                 if INTERRUPTED.swap(true, Ordering::SeqCst) {
-                    // Second Ctrl-C: the user means it. Runs on ctrlc's own thread.
+                    // Second Ctrl-C: the user means it. Runs on ctrlc's own thread. Clear
+                    // the progress bar's line first, so no fragment of it is left.
+                    if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+                        eprint!("\r\x1b[2K");
+                    }
                     eprintln!("sudoku-batch: interrupted again: exiting without writing");
                     std::process::exit(130);
                 }

@@ -1,14 +1,17 @@
 //! sudoku-batch: solve, verify and benchmark Sudoku puzzle datasets.
 //!
 //! The pipeline: [`input`] opens a file (memory-mapped) and works out its layout (one
-//! puzzle per line, or a CSV dataset), then cuts it into records; [`batch`] solves the
-//! records in chunks claimed by every worker of a rayon pool with the stack-allocated
-//! bitmask [`solver`], and writes results in input order through [`output`]; [`report`] gathers
-//! counts, latency percentiles and guesses. [`input::range`] cuts an input into `--shard K/N` byte
-//! ranges, and [`merge`] adds shard reports back together. [`bench`](mod@bench) times the solver alone
-//! on parsed (optionally [`isomorph`]-shuffled) puzzles and writes through [`export`].
-//! [`verify`] runs the batch engine to check a dataset's puzzles and stored solutions row by
-//! row.
+//! puzzle per line, or a CSV dataset), then cuts it into records (or the records of one
+//! `--shard K/N`, see [`input::range`]); the [`engine`] runs them in chunks claimed by
+//! every worker of a rayon pool and hands the results to a command's consumer in input
+//! order. The commands are thin files in [`cmd`]: `solve` (the stack-allocated bitmask
+//! [`solver`], results written through [`output`]), `verify` (the row checks of
+//! [`verify`]), `bench` (times the solver alone on parsed, optionally
+//! [`isomorph`]-shuffled puzzles, see [`bench`](mod@bench) and [`export`]) and `report
+//! merge`; [`dataset`] and [`canon`] hold the dataset builders and the canonical form.
+//! [`report`] is the JSON report `solve` and `verify` write and `report merge` adds up. The
+//! command line (clap) lives in the binary, which turns flags into a [`Command`] and calls
+//! [`run`].
 //!
 //! ```
 //! use sudoku_batch::{grid::parse_cells, solver::solve};
@@ -23,149 +26,23 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs, clippy::undocumented_unsafe_blocks)]
 
-pub mod batch;
 pub mod bench;
 pub mod canon;
-pub mod cli;
+pub mod cluster;
 pub mod cmd;
 pub mod dataset;
+pub mod engine;
 pub mod export;
 pub mod failure;
 pub mod grid;
 pub mod input;
 pub mod interrupt;
 pub mod isomorph;
-pub mod merge;
 pub mod output;
+pub mod record;
 pub mod report;
 pub mod solver;
+pub mod summary;
 pub mod verify;
 
-use std::process::ExitCode;
-
-/// A closed standard output ends `solve` and `verify` quietly (exit 0, see [`failure`]), but
-/// the files they were also asked to write (`outputs`: flag and path) are then not
-/// committed: says which, in one line, so a `--stats` file missing after
-/// `solve ... -o - --stats s.csv | head` is not a surprise.
-fn note_dropped_outputs(outputs: &[(&str, Option<&String>)]) {
-    let files: Vec<&str> = outputs
-        .iter()
-        .filter(|(_, p)| p.is_some_and(|p| p != "-"))
-        .map(|(flag, _)| *flag)
-        .collect();
-    if !files.is_empty() {
-        eprintln!(
-            "sudoku-batch: note: standard output was closed before the end, so {} {} not written",
-            files.join(" and "),
-            if files.len() == 1 { "was" } else { "were" }
-        );
-    }
-}
-
-/// Runs a parsed command line and returns the process exit code. `solve`: 0 when every
-/// record was solved, 1 when some record is `multiple`, `unsolvable` or `invalid`. `verify`:
-/// 0 when every row is `ok` or `duplicate`, 1 when some row is rejected.
-///
-/// # Errors
-/// Fatal errors (exit 2): bad flag combinations, unreadable inputs, unwritable outputs.
-pub fn run(cli: cli::Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {
-        cli::Command::Solve(args) => {
-            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
-            interrupt::install_handler().map_err(anyhow::Error::msg)?;
-            let report = batch::run_solve(&cfg).inspect_err(|e| {
-                if failure::is_broken_pipe(e) {
-                    note_dropped_outputs(&[
-                        ("-o", Some(&cfg.output)),
-                        ("--stats", cfg.stats.as_ref()),
-                        ("--report", cfg.report.as_ref()),
-                    ]);
-                }
-            })?;
-            if report.interrupted {
-                return Ok(ExitCode::from(130));
-            }
-            let all_solved = report.status.solved == report.records;
-            Ok(ExitCode::from(if all_solved { 0 } else { 1 }))
-        }
-        cli::Command::Bench(args) => {
-            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
-            let report = bench::run_bench(&cfg)?;
-            // An export sent to stdout (`-`) replaces the table there.
-            let e = &cfg.exports;
-            if ![&e.json, &e.csv, &e.markdown]
-                .iter()
-                .any(|p| p.as_deref() == Some("-"))
-            {
-                print!("{}", export::text_table(&report));
-            }
-            let failed = report.results.iter().any(|r| r.validation_failures > 0);
-            Ok(ExitCode::from(u8::from(failed)))
-        }
-        cli::Command::Report(cli::ReportCommand::Merge { output, inputs }) => {
-            cli::check_merge_paths(&output, &inputs).map_err(anyhow::Error::msg)?;
-            let merged = merge::merge_files(&inputs)?;
-            batch::write_json(&output, &merged)?;
-            Ok(ExitCode::SUCCESS)
-        }
-        cli::Command::Canon(args) => {
-            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
-            interrupt::install_handler().map_err(anyhow::Error::msg)?;
-            let s = cmd::canon::run_canon(&cfg)?;
-            Ok(exit_code(s.interrupted, s.invalid > 0))
-        }
-        cli::Command::Dedup(args) => {
-            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
-            interrupt::install_handler().map_err(anyhow::Error::msg)?;
-            let s = cmd::dedup::run_dedup(&cfg)?;
-            Ok(exit_code(s.interrupted, s.invalid > 0))
-        }
-        cli::Command::Overlap(args) => {
-            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
-            interrupt::install_handler().map_err(anyhow::Error::msg)?;
-            let s = cmd::overlap::run_overlap(&cfg)?;
-            Ok(exit_code(s.interrupted, s.found() > 0))
-        }
-        cli::Command::Augment(args) => {
-            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
-            interrupt::install_handler().map_err(anyhow::Error::msg)?;
-            let counts = dataset::augment::run_augment(&cfg)?;
-            if counts.interrupted {
-                return Ok(ExitCode::from(130));
-            }
-            Ok(ExitCode::from(u8::from(counts.skipped() > 0)))
-        }
-        cli::Command::Rate(args) => {
-            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
-            interrupt::install_handler().map_err(anyhow::Error::msg)?;
-            let summary = dataset::rate::run_rate(&cfg)?;
-            if summary.interrupted {
-                return Ok(ExitCode::from(130));
-            }
-            let all_rated = summary.status.solved == summary.status.total();
-            Ok(ExitCode::from(u8::from(!all_rated)))
-        }
-        cli::Command::Verify(args) => {
-            let cfg = args.into_config().map_err(anyhow::Error::msg)?;
-            interrupt::install_handler().map_err(anyhow::Error::msg)?;
-            let report = verify::run_verify(&cfg).inspect_err(|e| {
-                if failure::is_broken_pipe(e) {
-                    note_dropped_outputs(&[
-                        ("--rejects", cfg.rejects.as_ref()),
-                        ("--report", cfg.report.as_ref()),
-                    ]);
-                }
-            })?;
-            Ok(ExitCode::from(report.exit_code()))
-        }
-    }
-}
-
-/// 130 when Ctrl-C stopped the run, else 1 when `flagged`, else 0.
-fn exit_code(interrupted: bool, flagged: bool) -> ExitCode {
-    ExitCode::from(match (interrupted, flagged) {
-        (true, _) => 130,
-        (false, true) => 1,
-        (false, false) => 0,
-    })
-}
+pub use cmd::{run, Command};

@@ -236,3 +236,72 @@ fn an_export_to_stdout_replaces_the_table() {
     let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(json["results"][0]["threads"], 1);
 }
+
+/// Issue 11: every export path is checked before any timing: a missing folder, an export
+/// that is the input, two exports to one file. Each fails with exit 2 and one line before
+/// the first progress line (which `bench` prints just before measuring an input).
+#[test]
+fn bad_export_paths_fail_before_any_timing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("puzzles.txt");
+    fs::copy(SAMPLE, &input).unwrap();
+    let before = fs::read(&input).unwrap();
+    let missing = dir.path().join("no-such-dir").join("b.json");
+    let same = dir.path().join("b.out");
+    let cases: [(Vec<&std::ffi::OsStr>, &str); 3] = [
+        (
+            vec!["--export-json".as_ref(), missing.as_os_str()],
+            "no-such-dir",
+        ),
+        (
+            vec!["--export-csv".as_ref(), input.as_os_str()],
+            "is the input",
+        ),
+        (
+            vec![
+                "--export-csv".as_ref(),
+                same.as_os_str(),
+                "--export-markdown".as_ref(),
+                same.as_os_str(),
+            ],
+            "both write",
+        ),
+    ];
+    for (args, why) in cases {
+        let a = bin()
+            .args(["bench", "-j", "1", "--min-time", "0", "--warmup", "0"])
+            .arg(&input)
+            .args(&args)
+            .assert()
+            .code(2);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        assert!(err.contains(why), "{args:?}: {err}");
+        assert!(!err.contains("puzzles, 1 thread"), "timed first: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+    assert_eq!(fs::read(&input).unwrap(), before, "the input is untouched");
+    assert!(!same.exists());
+}
+
+/// `solved` and `multiple` mean what they mean in `solve`: a puzzle with two solutions is
+/// `multiple`, not also `solved`.
+#[test]
+fn status_words_match_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("two.txt");
+    let unique = fs::read_to_string(SAMPLE).unwrap();
+    let unique = unique.lines().find(|l| !l.starts_with('#')).unwrap();
+    fs::write(&input, format!("{unique}\n{}\n", ".".repeat(81))).unwrap();
+    let (_, json, _, _) = bench(&["-j", "1"], &input);
+    let r = &json["results"][0];
+    assert_eq!(
+        (r["solved"].as_u64(), r["multiple"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let (_, first, _, _) = bench(&["-j", "1", "--first"], &input);
+    let r = &first["results"][0];
+    assert_eq!(
+        (r["solved"].as_u64(), r["multiple"].as_u64()),
+        (Some(2), Some(0))
+    );
+}

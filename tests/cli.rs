@@ -374,3 +374,33 @@ fn a_missing_argument_is_named_on_one_line() {
         assert!(err.contains(name), "{args:?}: {err}");
     }
 }
+
+/// Issue 11: clap's suggestions reach the user, on the one error line.
+#[test]
+fn misspelt_commands_and_flags_get_a_suggestion() {
+    for (args, hint) in [
+        (vec!["slove", SAMPLE], "'solve'"),
+        (vec!["solve", "--treads", "2", SAMPLE], "'--threads'"),
+        (vec!["verify", "--rejcts", "r.csv", SAMPLE], "'--rejects'"),
+    ] {
+        let out = bin().args(&args).assert().code(2).get_output().clone();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains("similar") && err.contains(hint),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// Issue 11: a file given where the command should be hints at `solve FILE`.
+#[test]
+fn a_file_as_the_first_argument_hints_at_solve() {
+    let out = bin().arg(SAMPLE).assert().code(2).get_output().clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("sudoku-batch solve {SAMPLE}")),
+        "{err}"
+    );
+}

@@ -1,7 +1,8 @@
 //! Hostile inputs (issue 5): any bytes give `invalid` records with reasons and never
 //! disturb their neighbours; every case in `../shared/cases/inputs` gives the same output
-//! with 1 or 2 threads and with or without the memory map; adversarial puzzles finish in
-//! bounded time (read from the `solve_ns` column of `--stats`, not from a wall clock).
+//! with 1 or 2 threads and with or without the memory map; adversarial puzzles cannot make
+//! the search run away (a bound on the `guesses` column of `--stats`: deterministic, unlike
+//! a time limit, which failed 3 runs of 8 on a loaded machine, issue 11).
 
 mod common;
 
@@ -213,11 +214,12 @@ fn hostile_csv_rows_are_invalid_records_and_the_rest_go_on() {
     );
 }
 
-/// Puzzles built against solvers, each of which must take < 100 ms: the empty grid,
+/// Puzzles built against solvers, none of which may make the search run away (at most
+/// [`MAX_GUESSES`] guesses each): the empty grid,
 /// grids with 1-8 givens (huge numbers of solutions), the first row empty (C27), 20 givens
 /// with > 5,000 solutions (C28), and all 48,766 of the forum's hardest (11+ rating).
 #[test]
-fn adversarial_puzzles_take_under_100_ms_each() {
+fn adversarial_puzzles_need_a_bounded_number_of_guesses() {
     let Some(cases) = shared("cases/inputs") else {
         return;
     };
@@ -248,14 +250,14 @@ fn adversarial_puzzles_take_under_100_ms_each() {
             text.push('\n');
         }
     }
-    assert_time_bound(&text, 100);
+    assert_search_bound(&text);
 }
 
 /// Contradictions only search finds (Norvig's "impossible" 17-given puzzle, which took his
 /// solver 1,439 s), and Norvig's hard1 (C26), bimodal for his solver. The first solver took
 /// 2.6 million guesses (~4.8 s) and ~1 s on them; the band solver 1,199 guesses and 23.
 #[test]
-fn search_only_contradictions_take_under_100_ms() {
+fn search_only_contradictions_need_a_bounded_number_of_guesses() {
     let Some(cases) = shared("cases/inputs") else {
         return;
     };
@@ -263,25 +265,31 @@ fn search_only_contradictions_take_under_100_ms() {
     text.push_str(
         "\n.....5.8....6.1.43..........1.5........1.6...3.......553.....61........4.........\n",
     );
-    assert_time_bound(&text, 100);
+    assert_search_bound(&text);
 }
 
-/// Solves `text` with `--stats` and asserts every record reached the solver and took less
-/// than `max_ms` by its own `solve_ns`. Skipped for a debug build, which is 10-50x slower.
-fn assert_time_bound(text: &str, max_ms: u64) {
-    if cfg!(debug_assertions) {
-        eprintln!("SKIPPED: time bounds are checked with --release only");
-        return;
-    }
+/// Most guesses any adversarial puzzle may take. Measured with the band solver: at most
+/// 2,075 on the forum's hardest (all 48,766), 1,199 on Norvig's "impossible" puzzle, 23 on
+/// hard1; the first solver took 2.6 million on "impossible". So 10,000 leaves room for a
+/// solver change and still catches a search that runs away. Times (`solve_ns`) belong in
+/// benchmarks: a wall-clock limit fails on a loaded machine (issue 11).
+const MAX_GUESSES: u64 = 10_000;
+
+/// Solves `text` with `--stats` and asserts every record reached the solver and made at
+/// most [`MAX_GUESSES`] guesses (`--limit 2`: uniqueness is proved, not just one solution).
+fn assert_search_bound(text: &str) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("adversarial.txt");
     fs::write(&file, text).unwrap();
     let (_, _, rows, err) = run(&file, &["-j", "2", "-o", "/dev/null"]);
     assert!(!rows.is_empty(), "{err}");
-    let slow: Vec<String> = rows
+    let runaway: Vec<String> = rows
         .iter()
-        .filter(|r| r[2] == "invalid" || r[6].parse::<u64>().unwrap() >= max_ms * 1_000_000)
-        .map(|r| format!("line {} {} {} ns", r[1], r[2], r[6]))
+        .filter(|r| r[2] == "invalid" || r[5].parse::<u64>().unwrap() > MAX_GUESSES)
+        .map(|r| format!("line {} {} {} guesses", r[1], r[2], r[5]))
         .collect();
-    assert!(slow.is_empty(), "over {max_ms} ms or invalid: {slow:?}");
+    assert!(
+        runaway.is_empty(),
+        "over {MAX_GUESSES} guesses or invalid: {runaway:?}"
+    );
 }

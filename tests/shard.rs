@@ -76,6 +76,15 @@ fn solve(dir: &Path, input: &Path, shard: Option<&str>, tag: &str) -> Run {
     }
 }
 
+/// Runs `report merge OUT REPORTS...`.
+fn merge(out: &Path, reports: &[PathBuf]) -> assert_cmd::assert::Assert {
+    bin()
+        .args(["report", "merge"])
+        .arg(out)
+        .args(reports)
+        .assert()
+}
+
 fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -116,12 +125,7 @@ fn check_union(input: &Path, csv: bool) {
         assert_eq!(out, whole.out, "{name}: solutions of {n} shards");
         assert_eq!(stats, whole.stats, "{name}: stats rows of {n} shards");
         let merged = dir.path().join(format!("merged{n}.json"));
-        bin()
-            .args(["report", "merge"])
-            .arg(&merged)
-            .args(&reports)
-            .assert()
-            .code(0);
+        merge(&merged, &reports).code(0);
         let m = json(&merged);
         for key in ["records", "status", "input_bytes", "solution_limit"] {
             assert_eq!(
@@ -253,15 +257,22 @@ fn merge_refuses_overlapping_reports_and_an_output_that_is_an_input() {
     let t1 = solve(dir.path(), sample, Some("1/3"), "t1").report;
     let csv = solve(dir.path(), Path::new(SAMPLE_CSV), None, "csv").report;
     let out = dir.path().join("m.json");
-    // The same records twice: counts would double.
-    for pair in [[&s1, &s1], [&whole, &s2], [&s1, &t1]] {
+    // Sets that do not make one run, each refused with its reason.
+    let refused: [(&[&PathBuf], &str); 5] = [
+        (&[&s1, &s1], "both shard 1/2"),
+        (&[&whole, &s2], "is a whole run"),
+        (&[&s1, &t1], "share N"),
+        (&[&whole, &whole], "both cover"),
+        (&[&s1], "shard 2/2 of"),
+    ];
+    for (set, why) in refused {
         bin()
             .args(["report", "merge"])
             .arg(&out)
-            .args(pair)
+            .args(set)
             .assert()
             .code(2)
-            .stderr(predicates::str::contains("cover the same records"));
+            .stderr(predicates::str::contains(why));
         assert!(!out.exists());
     }
     // Disjoint: two shards of one input, or whole runs of different inputs.
@@ -288,4 +299,138 @@ fn merge_refuses_overlapping_reports_and_an_output_that_is_an_input() {
         .code(2)
         .stderr(predicates::str::contains("is the input"));
     assert_eq!(fs::read(&s1).unwrap(), before);
+}
+
+#[test]
+fn a_missing_shard_is_refused_by_name_unless_partial_which_the_report_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = Path::new(SAMPLE);
+    let s1 = solve(dir.path(), sample, Some("1/3"), "s1").report;
+    let s2 = solve(dir.path(), sample, Some("2/3"), "s2").report;
+    let out = dir.path().join("m.json");
+    let a = bin()
+        .args(["report", "merge"])
+        .arg(&out)
+        .args([&s1, &s2])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(
+        err.contains("shard 3/3 of") && err.contains("missing"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!out.exists());
+    bin()
+        .args(["report", "merge", "--partial"])
+        .arg(&out)
+        .args([&s1, &s2])
+        .assert()
+        .code(0);
+    let m = json(&out);
+    assert_eq!(m["partial"], true);
+    assert_eq!(m["missing_shards"], serde_json::json!(["3/3"]));
+    let sum = json(&s1)["records"].as_u64().unwrap() + json(&s2)["records"].as_u64().unwrap();
+    assert_eq!(m["records"], sum);
+}
+
+/// Case R2-04: verify reports carry `shard` and merge like solve reports (40 rows, 40 ok);
+/// solve and verify reports never merge together.
+#[test]
+fn verify_shard_reports_merge_to_the_whole_file() {
+    let Some(cases) = common::shared("cases/inputs") else {
+        return;
+    };
+    let input = cases.join("r2_04_shard_merge_9m.csv");
+    let dir = tempfile::tempdir().unwrap();
+    let mut reports = Vec::new();
+    for k in 1..=2 {
+        let report = dir.path().join(format!("v{k}.json"));
+        bin()
+            .args([
+                "verify",
+                "-q",
+                "-j",
+                "2",
+                "--shard",
+                &format!("{k}/2"),
+                "--report",
+            ])
+            .arg(&report)
+            .arg(&input)
+            .assert()
+            .code(0);
+        assert_eq!(json(&report)["shard"], format!("{k}/2"));
+        reports.push(report);
+    }
+    let merged = dir.path().join("vm.json");
+    merge(&merged, &reports).code(0);
+    let m = json(&merged);
+    assert_eq!(m["command"], "verify");
+    assert_eq!(m["rows"], 40);
+    assert_eq!(m["verdicts"]["ok"], 40);
+    assert_eq!(m["rejected"], 0);
+    assert_eq!(m["inputs"][0]["records"], 40);
+    assert_eq!(m["partial"], false);
+    let solved = solve(dir.path(), &input, Some("1/2"), "s").report;
+    bin()
+        .args(["report", "merge", "--partial"])
+        .arg(dir.path().join("mixed.json"))
+        .args([&reports[1], &solved])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("merge reports of one command"));
+}
+
+/// `--shard auto` reads K/N from a Slurm array or a Kubernetes indexed Job, and is a
+/// one-line error (exit 2) outside both.
+#[test]
+fn shard_auto_takes_the_task_from_the_scheduler() {
+    const VARS: [&str; 5] = [
+        "SLURM_ARRAY_TASK_ID",
+        "SLURM_ARRAY_TASK_MIN",
+        "SLURM_ARRAY_TASK_COUNT",
+        "SLURM_ARRAY_TASK_STEP",
+        "JOB_COMPLETION_INDEX",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let run = |env: &[(&str, &str)], extra: &[&str]| {
+        let report = dir.path().join("auto.json");
+        let mut cmd = bin();
+        for v in VARS {
+            cmd.env_remove(v);
+        }
+        let a = cmd
+            .envs(env.iter().copied())
+            .args(["solve", "-q", SAMPLE, "-o", "/dev/null", "--shard", "auto"])
+            .args(extra)
+            .arg("--report")
+            .arg(&report)
+            .assert();
+        let code = a.get_output().status.code();
+        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        let shard = fs::read_to_string(&report)
+            .ok()
+            .map(|t| serde_json::from_str::<serde_json::Value>(&t).unwrap()["shard"].clone());
+        let _ = fs::remove_file(&report);
+        (code, shard, err)
+    };
+    let slurm = [
+        ("SLURM_ARRAY_TASK_ID", "4"),
+        ("SLURM_ARRAY_TASK_MIN", "1"),
+        ("SLURM_ARRAY_TASK_COUNT", "5"),
+    ];
+    let (code, shard, _) = run(&slurm, &[]);
+    assert_eq!((code, shard), (Some(0), Some("4/5".into())));
+    let (code, shard, _) = run(&[("JOB_COMPLETION_INDEX", "2")], &["--shard-count", "3"]);
+    assert_eq!((code, shard), (Some(0), Some("3/3".into())));
+    let (code, _, err) = run(&[("JOB_COMPLETION_INDEX", "2")], &[]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--shard-count"), "{err}");
+    let (code, shard, err) = run(&[], &[]);
+    assert_eq!((code, shard), (Some(2), None));
+    assert!(
+        err.contains("SLURM_ARRAY_TASK_ID") && err.lines().count() == 1,
+        "{err}"
+    );
 }

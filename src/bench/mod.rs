@@ -1,4 +1,5 @@
-//! `sudoku-batch bench`: the throughput report users publish beside tdoku's.
+//! `sudoku-batch bench`: the throughput report users publish beside tdoku's; the command
+//! that loads the inputs and runs it is [`crate::cmd::bench`].
 //!
 //! Method (tdoku's `run_benchmark.cc`, hyperfine's report):
 //! 1. Every input is read and parsed **before** timing; invalid records (a parse error or two
@@ -21,14 +22,11 @@ use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::grid::Grid;
-use crate::input::{Dataset, LayoutOptions, RawRecord, ReadOptions, Shard};
-use crate::isomorph::Isomorph;
+use crate::input::{LayoutOptions, Shard};
 use crate::report::{ratio, Latency, Tally};
 use crate::solver::{self, Solution};
 pub use provenance::Provenance;
@@ -133,9 +131,11 @@ pub struct BenchRow {
     pub puzzles: u64,
     /// Timed passes.
     pub passes: u64,
-    /// Puzzles of a pass with at least one solution.
+    /// Puzzles of a pass with exactly one solution (in `first` mode: with a solution), as
+    /// `solve`'s `solved`.
     pub solved: u64,
-    /// Puzzles of a pass with two or more solutions (always 0 in `first` mode).
+    /// Puzzles of a pass with two or more solutions (always 0 in `first` mode), as `solve`'s
+    /// `multiple`: not counted in `solved`.
     pub multiple: u64,
     /// Puzzles of a pass without a solution.
     pub unsolvable: u64,
@@ -169,94 +169,6 @@ pub fn default_threads() -> Vec<usize> {
     } else {
         vec![1]
     }
-}
-
-/// Runs the benchmark, prints the table on stdout, writes the exports, returns the report.
-///
-/// # Errors
-/// Fatal problems only: an unreadable input, an unknown layout, a pool that cannot start,
-/// an export that cannot be written.
-pub fn run_bench(cfg: &BenchConfig) -> Result<BenchReport> {
-    let mut report = BenchReport {
-        provenance: Provenance::current(),
-        settings: Settings {
-            mode: if cfg.limit == 1 { "first" } else { "unique" },
-            solution_limit: cfg.limit,
-            warmup_passes: cfg.warmup,
-            min_time_s: cfg.min_time.as_secs_f64(),
-            seed: cfg.seed,
-            shard: cfg.shard.map(|s| s.to_string()),
-            timed:
-                "solver only: puzzles are parsed, shuffled and validated outside the timed region",
-        },
-        inputs: Vec::new(),
-        results: Vec::new(),
-    };
-    for path in &cfg.inputs {
-        let (info, puzzles) = load(path, cfg)?;
-        let first_row = report.results.len();
-        for &threads in &cfg.threads {
-            if !cfg.quiet {
-                eprintln!(
-                    "sudoku-batch bench: {path}: {} puzzles, {threads} threads",
-                    puzzles.len()
-                );
-            }
-            let row = measure(path, &puzzles, threads, cfg)?;
-            report.results.push(row);
-        }
-        set_speedups(&mut report.results[first_row..]);
-        report.inputs.push(info);
-    }
-    crate::export::write_all(&cfg.exports, &report)?;
-    Ok(report)
-}
-
-/// Reads and parses one input (all of it, or its shard), skipping invalid records, and
-/// shuffles the puzzles into random isomorphs when a seed is set.
-fn load(path: &str, cfg: &BenchConfig) -> Result<(BenchInput, Vec<Grid>)> {
-    let options = ReadOptions {
-        layout: cfg.layout.clone(),
-        mmap: cfg.mmap,
-        shard: cfg.shard,
-        hash: true,
-        ..ReadOptions::default()
-    };
-    let mut data = Dataset::open(path, &options)?;
-    let mut batch: Vec<RawRecord> = Vec::new();
-    let mut puzzles = Vec::new();
-    let mut records = 0;
-    loop {
-        data.fill(&mut batch, crate::batch::BATCH)?;
-        if batch.is_empty() {
-            break;
-        }
-        records += batch.len() as u64;
-        puzzles.extend(
-            batch
-                .iter()
-                .filter_map(|r| r.puzzle.as_ref().ok())
-                .filter(|p| p.conflicts().is_none())
-                .copied(),
-        );
-    }
-    if let Some(seed) = cfg.seed {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        for p in &mut puzzles {
-            *p = Isomorph::random(&mut rng).apply(p);
-        }
-    }
-    let done = data.finish()?;
-    let info = BenchInput {
-        path: path.to_string(),
-        bytes: done.bytes,
-        sha256: done.sha256.unwrap_or_default(),
-        layout: done.layout,
-        records,
-        puzzles: puzzles.len() as u64,
-        skipped_invalid: records - puzzles.len() as u64,
-    };
-    Ok((info, puzzles))
 }
 
 /// Solves every puzzle once across `pool`, timing each; returns the pass's wall time.
@@ -297,8 +209,12 @@ fn validate(path: &str, puzzles: &[Grid], results: &[(u64, Solution)], limit: u3
         match (s.count, s.grid) {
             (0, _) => c.unsolvable += 1,
             (n, Some(g)) if g.is_complete_valid() && g.keeps_givens(p) => {
-                c.solved += 1;
-                c.multiple += u64::from(n > 1 && limit > 1);
+                // The status words of `solve`: `solved` is one solution, `multiple` more.
+                if n > 1 && limit > 1 {
+                    c.multiple += 1;
+                } else {
+                    c.solved += 1;
+                }
             }
             _ => {
                 if c.failures == 0 {
@@ -312,8 +228,16 @@ fn validate(path: &str, puzzles: &[Grid], results: &[(u64, Solution)], limit: u3
 }
 
 /// Warms up, then times passes over `puzzles` with `threads` workers until `min_time`.
-fn measure(path: &str, puzzles: &[Grid], threads: usize, cfg: &BenchConfig) -> Result<BenchRow> {
-    let pool = crate::batch::worker_pool(threads)?;
+///
+/// # Errors
+/// When the pool cannot start.
+pub fn measure(
+    path: &str,
+    puzzles: &[Grid],
+    threads: usize,
+    cfg: &BenchConfig,
+) -> Result<BenchRow> {
+    let pool = crate::engine::worker_pool(threads)?;
     let mut out = Vec::with_capacity(puzzles.len());
     let mut tally = Tally::default();
     let mut check = PassCheck::default();
@@ -366,7 +290,7 @@ fn measure(path: &str, puzzles: &[Grid], threads: usize, cfg: &BenchConfig) -> R
 
 /// Fills `speedup` and `efficiency` of one input's rows against its 1-thread row, or
 /// against its fewest-threads row when 1 thread was not measured.
-fn set_speedups(rows: &mut [BenchRow]) {
+pub fn set_speedups(rows: &mut [BenchRow]) {
     let Some(base) = rows
         .iter()
         .min_by_key(|r| r.threads)

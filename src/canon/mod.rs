@@ -42,10 +42,16 @@
 //! with a mask of the 6 orders is M. Dobrichev's patminlex
 //! (github.com/dobrichev/sudoku-minlexing-tool); the code here is our own.
 //!
+//! A complete valid grid has a search of its own (`canon/grid.rs`): row 0 of its form is
+//! always `123456789`, so each label is the output position of a row-0 column, and row 1
+//! is built cell by cell from that, branching only on ties (about 40 times faster on grids
+//! than the generic search, which splits on the 216 column orders of row 0).
+//!
 //! The count of automorphisms falls out of the same search: the partial transforms alive
 //! after the last row are exactly the geometric transforms that map the puzzle onto its
 //! form.
 
+mod grid;
 mod pattern;
 mod search;
 

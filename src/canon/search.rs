@@ -72,12 +72,25 @@ pub(crate) struct Outcome {
     pub automorphisms: u32,
 }
 
-/// Finds the minlex form of `puzzle` and counts the geometric transforms that reach it.
+/// Finds the minlex form of `puzzle` and counts the geometric transforms that reach it;
+/// a complete valid grid goes to its own search (`canon/grid.rs`).
 ///
 /// Two passes: the first keeps the transforms whose pattern of givens is the smallest (a
 /// given read as 1), the second the smallest labelled form among those. A complete grid has
 /// one pattern, so it goes straight to the second pass.
 pub(crate) fn search(puzzle: &Grid) -> Outcome {
+    if puzzle.is_complete_valid() {
+        let (form, automorphisms) = super::grid::grid_minlex(puzzle);
+        return Outcome {
+            form,
+            automorphisms,
+        };
+    }
+    generic(puzzle)
+}
+
+/// [`search`] without the fast path for complete valid grids (see `canon/grid.rs`).
+pub(crate) fn generic(puzzle: &Grid) -> Outcome {
     let mut grids = [puzzle.0, [0; CELLS]];
     for r in 0..9 {
         for c in 0..9 {

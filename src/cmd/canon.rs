@@ -9,10 +9,11 @@ use anyhow::{Context, Result};
 
 use super::rows::RowWriter;
 use super::scan::Inputs;
-use crate::batch::{commit_outputs, ReadConfig};
 use crate::canon::{canonical, Canonical};
+use crate::engine::ReadConfig;
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
+use crate::output::commit_outputs;
 use crate::output::Target;
 
 /// Everything `canon` needs, validated.

@@ -20,10 +20,11 @@ use std::collections::{HashMap, HashSet};
 use super::canon::checked_puzzle;
 use super::rows::RowWriter;
 use super::scan::Inputs;
-use crate::batch::{commit_outputs, ReadConfig};
 use crate::canon::minlex;
+use crate::engine::ReadConfig;
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
+use crate::output::commit_outputs;
 use crate::output::Target;
 
 /// Everything `dedup` needs, validated.

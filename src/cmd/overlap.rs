@@ -17,9 +17,10 @@ use anyhow::{Context, Result};
 use super::canon::checked_puzzle;
 use super::dedup::{key_of, Key};
 use super::scan::Inputs;
-use crate::batch::{commit_outputs, ReadConfig};
 use crate::canon::minlex;
+use crate::engine::ReadConfig;
 use crate::input::RawRecord;
+use crate::output::commit_outputs;
 use crate::output::Target;
 use crate::solver::solve;
 

@@ -1,10 +1,10 @@
 //! The per-input sequence shared by `canon`, `dedup` and `overlap`: open every input first
 //! (so a missing file or a second layout fails before any work), then run each through the
-//! ordered parallel engine, numbering records across inputs.
+//! ordered parallel engine ([`engine::run_fn`]), numbering records across inputs.
 
 use anyhow::Result;
 
-use crate::batch::{pipeline, progress_bar, same_layout, worker_pool, ReadConfig};
+use crate::engine::{self, ReadConfig};
 use crate::input::{Dataset, Layout, RawRecord, ReadOptions};
 
 /// The inputs of one run, opened and checked to share one layout.
@@ -32,14 +32,8 @@ impl Inputs {
             keep_text,
             ..read.options()
         };
-        let mut data: Vec<Dataset> = Vec::new();
-        for path in &read.inputs {
-            let d = Dataset::open(path, &options)?;
-            if let Some(first) = data.first() {
-                same_layout(first.layout(), d.layout(), path)?;
-            }
-            data.push(d);
-        }
+        let data = engine::open_inputs(&read.inputs, &options)?;
+        engine::same_layout(&data)?;
         Ok(Inputs {
             data,
             read: read.clone(),
@@ -64,35 +58,22 @@ impl Inputs {
         W: Fn(&RawRecord) -> R + Sync + Send,
         C: FnMut(usize, &[RawRecord], &[R]) -> Result<()> + Send,
     {
-        let pool = worker_pool(self.read.threads)?;
-        let mut done = Vec::new();
-        let mut next_record = 0;
-        for (i, mut data) in self.data.into_iter().enumerate() {
-            data.number_from(next_record);
-            let pb = progress_bar(data.len(), self.read.quiet);
-            let mut records = 0u64;
-            let interrupted = pool.install(|| {
-                pipeline(
-                    &mut data,
-                    &work,
-                    |raws, res| {
-                        records += res.len() as u64;
-                        consume(i, raws, res)
-                    },
-                    &pb,
-                )
-            })?;
-            pb.finish_and_clear();
-            next_record = data.finish()?.next_record;
-            let path = self.read.inputs[i].clone();
-            if records == 0 && !self.read.quiet {
-                eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
-            }
-            done.push(InputDone { path, records });
-            if interrupted {
-                return Ok((done, true));
-            }
-        }
-        Ok((done, false))
+        let pool = engine::worker_pool(self.read.threads)?;
+        let run = engine::run_fn(
+            self.data,
+            &pool,
+            self.read.quiet,
+            &work,
+            |i, _, raws, res| consume(i, raws, res),
+        )?;
+        let done = run
+            .inputs
+            .into_iter()
+            .map(|i| InputDone {
+                path: i.path,
+                records: i.records,
+            })
+            .collect();
+        Ok((done, run.interrupted))
     }
 }

@@ -9,7 +9,7 @@
 use anyhow::Result;
 
 use super::{write_table, Notes, TableOutput};
-use crate::batch::ReadConfig;
+use crate::engine::ReadConfig;
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
 use crate::isomorph::{Isomorph, CODE_LEN};

@@ -1,6 +1,6 @@
 //! Dataset-builder commands (issue 13): [`augment`] writes random isomorphs of every puzzle
 //! with their solutions, [`rate`] gives every puzzle a difficulty that all its isomorphs
-//! share. Both read their inputs through the batch engine ([`crate::batch::pipeline`]) and
+//! share. Both read their inputs through the batch engine ([`crate::engine::run_fn`]) and
 //! write a table through [`crate::output::table`] in the format the output path names.
 //!
 //! Unlike `solve`, their output columns do not depend on the input's layout, so inputs of
@@ -12,12 +12,11 @@ pub mod singles;
 
 use anyhow::{Context, Result};
 
-use crate::batch::{
-    commit_outputs, pipeline, print_notes, progress_bar, worker_pool, ReadConfig, BATCH,
-};
-use crate::input::{Dataset, RawRecord};
+use crate::engine::{self, ReadConfig};
+use crate::input::RawRecord;
 use crate::output::table::{table_writer, Column, TableFormat, TableWriter};
-use crate::output::Target;
+use crate::output::{commit_outputs, Target, WRITEBACK_RECORDS};
+use crate::summary::print_notes;
 
 /// Where a table goes and in which format.
 #[derive(Clone, Debug)]
@@ -54,40 +53,12 @@ where
     W: Fn(&RawRecord) -> R + Sync + Send,
     C: FnMut(&str, &[RawRecord], &[R]) -> Result<()> + Send,
 {
-    let pool = worker_pool(read.threads)?;
-    let options = read.options();
-    let opened = read
-        .inputs
-        .iter()
-        .map(|path| Dataset::open(path, &options))
-        .collect::<Result<Vec<_>, _>>()?;
-    let (mut next_record, mut records) = (0, 0);
-    for (mut data, path) in opened.into_iter().zip(&read.inputs) {
-        data.number_from(next_record);
-        let pb = progress_bar(data.len(), read.quiet);
-        let mut seen = 0;
-        let interrupted = pool.install(|| {
-            pipeline(
-                &mut data,
-                &work,
-                |raws, res| {
-                    seen += raws.len() as u64;
-                    consume(path, raws, res)
-                },
-                &pb,
-            )
-        })?;
-        pb.finish_and_clear();
-        next_record = data.finish()?.next_record;
-        records += seen;
-        if seen == 0 && !read.quiet {
-            eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
-        }
-        if interrupted {
-            return Ok((records, true));
-        }
-    }
-    Ok((records, false))
+    let pool = engine::worker_pool(read.threads)?;
+    let datasets = engine::open_inputs(&read.inputs, &read.options())?;
+    let run = engine::run_fn(datasets, &pool, read.quiet, &work, |_, path, raws, res| {
+        consume(path, raws, res)
+    })?;
+    Ok((run.inputs.iter().map(|i| i.records).sum(), run.interrupted))
 }
 
 /// Runs the engine over every input of `read` and writes a table of `columns` to `output`:
@@ -117,9 +88,9 @@ where
         for r in results {
             write(table.as_mut(), path, r).context(what.clone())?;
         }
-        // Hand what is written to the kernel about every BATCH records (see `solve`).
+        // Hand what is written to the kernel about every WRITEBACK_RECORDS records (see `solve`).
         unsynced += results.len();
-        if unsynced >= BATCH {
+        if unsynced >= WRITEBACK_RECORDS {
             unsynced = 0;
             table.start_writeback();
         }

@@ -14,8 +14,8 @@ use anyhow::Result;
 
 use super::singles::solved_by_singles;
 use super::{write_table, Notes, TableOutput};
-use crate::batch::ReadConfig;
 use crate::canon;
+use crate::engine::ReadConfig;
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
 use crate::isomorph::Isomorph;

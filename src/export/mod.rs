@@ -26,24 +26,41 @@ pub trait Exporter {
     fn serialize(&self, report: &BenchReport) -> Result<Vec<u8>>;
 }
 
-/// Writes every export that `exports` asks for.
+/// The exports a run was asked for, opened: each flag, its path, its file (a temporary
+/// beside the target until [`write_all`] commits it) and its format.
+pub struct Opened(Vec<(&'static str, String, Target, &'static dyn Exporter)>);
+
+/// Opens every export that `exports` asks for, **before** any timing, so a missing folder
+/// or an unwritable path fails at once rather than after the measurement (issue 11).
 ///
 /// # Errors
-/// When a file cannot be written; the message names it and the flag.
-pub fn write_all(exports: &Exports, report: &BenchReport) -> Result<()> {
-    let wanted: [(&str, &Option<String>, &dyn Exporter); 3] = [
+/// When a file cannot be created; the message names it and the flag.
+pub fn open_all(exports: &Exports) -> Result<Opened> {
+    let wanted: [(&str, &Option<String>, &'static dyn Exporter); 3] = [
         ("--export-json", &exports.json, &JsonExporter),
         ("--export-csv", &exports.csv, &CsvExporter),
         ("--export-markdown", &exports.markdown, &MarkdownExporter),
     ];
+    let mut opened = Vec::new();
     for (flag, path, exporter) in wanted {
         if let Some(path) = path {
-            let bytes = exporter.serialize(report)?;
-            let mut t = Target::create(path).with_context(|| format!("{flag} {path}"))?;
-            t.write_all(&bytes)
-                .and_then(|()| t.commit())
-                .with_context(|| format!("{flag} {path}: cannot write"))?;
+            let t = Target::create(path).with_context(|| format!("{flag} {path}"))?;
+            opened.push((flag, path.clone(), t, exporter));
         }
+    }
+    Ok(Opened(opened))
+}
+
+/// Writes `report` into every export opened by [`open_all`] and commits them.
+///
+/// # Errors
+/// When a file cannot be written; the message names it and the flag.
+pub fn write_all(opened: Opened, report: &BenchReport) -> Result<()> {
+    for (flag, path, mut t, exporter) in opened.0 {
+        let bytes = exporter.serialize(report)?;
+        t.write_all(&bytes)
+            .and_then(|()| t.commit())
+            .with_context(|| format!("{flag} {path}: cannot write"))?;
     }
     Ok(())
 }

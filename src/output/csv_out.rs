@@ -3,8 +3,8 @@
 use std::io;
 
 use super::{SolutionWriter, Target};
-use crate::batch::SolvedRecord;
 use crate::input::RawRecord;
+use crate::record::SolvedRecord;
 
 /// Writes each CSV record with two added columns: the 81-digit solution (empty when there
 /// is none) and the status word. The added names are `solution` and `status`, suffixed with

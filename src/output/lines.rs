@@ -3,8 +3,8 @@
 use std::io::{self, Write};
 
 use super::{SolutionWriter, Target};
-use crate::batch::SolvedRecord;
 use crate::input::RawRecord;
+use crate::record::SolvedRecord;
 use crate::report::Status;
 
 /// Writes the 81-digit solution of each `solved` record on its own line; any other record

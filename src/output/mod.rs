@@ -3,6 +3,7 @@
 //! `augment` and `rate`, and [`Target`], which writes a file through a temporary beside it and renames it
 //! into place only when the run completes.
 
+mod commit;
 mod csv_out;
 mod jsonl;
 mod lines;
@@ -13,6 +14,7 @@ pub mod rejects;
 mod solve_table;
 pub mod table;
 
+pub use commit::{commit_outputs, write_json};
 pub use csv_out::CsvWriter;
 pub use lines::LinesWriter;
 pub use rejects::RejectsWriter;
@@ -21,8 +23,12 @@ pub use solve_table::{SolveTable, SOLVE_COLUMNS};
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
-use crate::batch::SolvedRecord;
 use crate::input::RawRecord;
+use crate::record::SolvedRecord;
+
+/// How many records a command writes between two [`Target::start_writeback`] calls: each
+/// call walks the file's dirty pages, so not every chunk.
+pub const WRITEBACK_RECORDS: usize = 8 * 1024;
 
 /// Writes one result per record, in input order.
 pub trait SolutionWriter {
@@ -172,7 +178,7 @@ impl Target {
                 // The file being replaced is held open across the rename, so the rename
                 // (under the directory's lock) does not free it; it is freed when
                 // `replaced` is dropped, which lets several commits free their old files
-                // side by side (`batch::commit_outputs`).
+                // side by side (`commit_outputs`).
                 let replaced = std::fs::File::open(&path).ok();
                 tmp.persist(&path).map_err(|e| named(&path, e.error))?;
                 drop(replaced);

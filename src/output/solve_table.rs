@@ -5,8 +5,8 @@ use std::io;
 
 use super::table::{Column, Kind, TableWriter, Value};
 use super::{SolutionWriter, Target};
-use crate::batch::SolvedRecord;
 use crate::input::RawRecord;
+use crate::record::SolvedRecord;
 
 /// The columns: 0-based record, 1-based line, the puzzle as read (empty when it is not a
 /// puzzle), the first solution found (empty when there is none; for `multiple` one of

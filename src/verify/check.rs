@@ -44,11 +44,13 @@ pub enum Verdict {
     SolutionContradictsClue,
     /// The puzzle is unique and the stored solution is not its solution.
     SolutionWrong,
+    /// The checks panicked on this row: a bug in sudoku-batch, not a verdict on the row.
+    InternalError,
 }
 
 impl Verdict {
     /// Every verdict, in the order of the checks (`ok` and `duplicate` first).
-    pub const ALL: [Verdict; 10] = [
+    pub const ALL: [Verdict; 11] = [
         Verdict::Ok,
         Verdict::Duplicate,
         Verdict::PuzzleMalformed,
@@ -59,6 +61,7 @@ impl Verdict {
         Verdict::SolutionIllegal,
         Verdict::SolutionContradictsClue,
         Verdict::SolutionWrong,
+        Verdict::InternalError,
     ];
 
     /// The word used in every output: `ok`, `duplicate`, `puzzle-malformed`, ...
@@ -74,6 +77,7 @@ impl Verdict {
             Verdict::SolutionIllegal => "solution-illegal",
             Verdict::SolutionContradictsClue => "solution-contradicts-clue",
             Verdict::SolutionWrong => "solution-wrong",
+            Verdict::InternalError => "internal-error",
         }
     }
 

@@ -1,12 +1,18 @@
-//! What `verify` counts over a run, and the JSON it writes with `--report FILE`.
+//! What `verify` counts over a run ([`VerifyCounts`]), the counts of the JSON it writes with
+//! `--report FILE` ([`VerifyReport`]).
 
 use std::collections::BTreeMap;
+use std::ops::AddAssign;
 
+use serde::de::{Deserializer, Error as _};
 use serde::ser::{SerializeMap, Serializer};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::check::Verdict;
-use crate::report::InputInfo;
+use crate::report::{ratio, Counts, Report};
+
+/// Example rows kept per verdict (and rows repeating an earlier puzzle), in input order.
+pub const MAX_EXAMPLES: usize = 10;
 
 /// Rows counted by verdict; serialised as an object keyed by the verdict words, in
 /// [`Verdict::ALL`] order, zeros included.
@@ -39,6 +45,28 @@ impl VerdictCounts {
     }
 }
 
+impl AddAssign<&VerdictCounts> for VerdictCounts {
+    fn add_assign(&mut self, other: &VerdictCounts) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a += b;
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for VerdictCounts {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut c = VerdictCounts::default();
+        for (word, n) in BTreeMap::<String, u64>::deserialize(d)? {
+            let v = Verdict::ALL
+                .into_iter()
+                .find(|v| v.as_str() == word)
+                .ok_or_else(|| D::Error::custom(format!("unknown verdict {word:?}")))?;
+            c.0[v as usize] = n;
+        }
+        Ok(c)
+    }
+}
+
 impl Serialize for VerdictCounts {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(Verdict::ALL.len()))?;
@@ -50,7 +78,7 @@ impl Serialize for VerdictCounts {
 }
 
 /// One row named as an example: its input and 1-based line.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Example {
     /// The input path as given.
     pub path: String,
@@ -60,7 +88,7 @@ pub struct Example {
 
 /// Rows that share a number of guesses in `min_guesses..=max_guesses` (powers of two:
 /// 0, 1, 2-3, 4-7, ...).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GuessBucket {
     /// Fewest guesses in the bucket.
     pub min_guesses: u64,
@@ -70,9 +98,92 @@ pub struct GuessBucket {
     pub rows: u64,
 }
 
-/// Guess counts of the rows that reached the solver, in power-of-two buckets.
-#[derive(Clone, Copy, Debug)]
+/// Guess counts of the rows that reached the solver, in power-of-two buckets; in JSON the
+/// list of non-empty [`GuessBucket`]s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "Vec<GuessBucket>", try_from = "Vec<GuessBucket>")]
 pub struct GuessHistogram([u64; 33]);
+
+impl From<GuessHistogram> for Vec<GuessBucket> {
+    fn from(h: GuessHistogram) -> Vec<GuessBucket> {
+        h.buckets()
+    }
+}
+
+impl TryFrom<Vec<GuessBucket>> for GuessHistogram {
+    type Error = String;
+
+    fn try_from(buckets: Vec<GuessBucket>) -> Result<GuessHistogram, String> {
+        let mut h = GuessHistogram::default();
+        for b in buckets {
+            let i = match b.min_guesses {
+                0 => 0,
+                m => 1 + m.ilog2() as usize,
+            };
+            let slot = h
+                .0
+                .get_mut(i)
+                .ok_or_else(|| format!("guess bucket from {} is out of range", b.min_guesses))?;
+            *slot += b.rows;
+        }
+        Ok(h)
+    }
+}
+
+impl AddAssign<&GuessHistogram> for GuessHistogram {
+    fn add_assign(&mut self, other: &GuessHistogram) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a += b;
+        }
+    }
+}
+
+/// Rows by number of givens (0 to 81), for rows whose puzzle parsed; in JSON an object from
+/// the number of givens to rows, non-empty entries only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClueHistogram(pub [u64; 82]);
+
+impl Default for ClueHistogram {
+    fn default() -> Self {
+        ClueHistogram([0; 82])
+    }
+}
+
+impl AddAssign<&ClueHistogram> for ClueHistogram {
+    fn add_assign(&mut self, other: &ClueHistogram) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a += b;
+        }
+    }
+}
+
+impl Serialize for ClueHistogram {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let used = self.0.iter().filter(|&&n| n > 0).count();
+        let mut m = s.serialize_map(Some(used))?;
+        for (clues, n) in self.0.iter().enumerate().filter(|(_, &n)| n > 0) {
+            m.serialize_entry(&clues.to_string(), n)?;
+        }
+        m.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for ClueHistogram {
+    /// Keys are read as text, so this also works inside a flattened struct, where serde
+    /// hands map keys over as strings.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut h = ClueHistogram::default();
+        for (key, n) in BTreeMap::<String, u64>::deserialize(d)? {
+            let slot = key
+                .parse::<usize>()
+                .ok()
+                .and_then(|k| h.0.get_mut(k))
+                .ok_or_else(|| D::Error::custom(format!("{key:?} is not a number of givens")))?;
+            *slot = n;
+        }
+        Ok(h)
+    }
+}
 
 impl Default for GuessHistogram {
     fn default() -> Self {
@@ -105,26 +216,17 @@ impl GuessHistogram {
     }
 }
 
-/// The JSON written by `verify --report FILE`.
-#[derive(Clone, Debug, Serialize)]
-pub struct VerifyReport {
-    /// `sudoku-batch`.
-    pub tool: &'static str,
-    /// Tool version (Cargo package version).
-    pub version: &'static str,
-    /// `verify`.
-    pub command: &'static str,
-    /// The inputs, in order.
-    pub inputs: Vec<InputInfo>,
-    /// Total input size, bytes.
-    pub input_bytes: u64,
+/// What `verify` counts: rows by verdict, duplicates, examples, histograms.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct VerifyCounts {
     /// Rows (data records) checked.
     pub rows: u64,
-    /// Rows by verdict (`ok`, `duplicate`, `puzzle-malformed`, ...).
+    /// Rows by verdict (`ok`, `duplicate`, `puzzle-malformed`, ...), every word, zeros included.
     pub verdicts: VerdictCounts,
-    /// Rows whose verdict fails the run: all but `ok` and `duplicate`.
+    /// Rows whose verdict fails the run: all but `ok` and `duplicate` (derived).
     pub rejected: u64,
-    /// Rows whose puzzle repeats an earlier row's, whatever their verdict.
+    /// Rows whose puzzle repeats an earlier row's, whatever their verdict (within one shard:
+    /// a merged report adds the shards' counts, so repeats across shards are not found).
     pub duplicates: u64,
     /// Rows whose stored solution is wrong: the `solution-*` verdicts, plus non-unique
     /// puzzles whose stored grid is none of their solutions. A non-unique puzzle with a
@@ -136,24 +238,64 @@ pub struct VerifyReport {
     /// puzzles were checked.
     pub solution_source: Option<String>,
     /// Up to 10 example rows per verdict other than `ok`, in input order.
-    pub examples: BTreeMap<&'static str, Vec<Example>>,
+    pub examples: BTreeMap<String, Vec<Example>>,
     /// Up to 10 example rows whose puzzle repeats an earlier one, whatever their verdict.
     pub duplicate_examples: Vec<Example>,
     /// Rows by number of givens (clues → rows), for rows whose puzzle parsed.
-    pub clues_histogram: BTreeMap<u32, u64>,
+    pub clues_histogram: ClueHistogram,
     /// Rows by guesses the solver made, for rows that reached the solver.
-    pub guesses_histogram: Vec<GuessBucket>,
-    /// Solutions are counted up to this many.
-    pub solution_limit: u32,
-    /// Worker threads.
-    pub threads: usize,
-    /// Wall time of the whole run, milliseconds.
-    pub wall_ms: f64,
-    /// Rows per second of wall time (0 when there are no rows).
+    pub guesses_histogram: GuessHistogram,
+    /// Rows per second of wall time (0 when there are no rows; derived).
     pub rows_per_s: f64,
-    /// Whether the run was interrupted (Ctrl-C) before the end.
-    pub interrupted: bool,
 }
+
+/// Appends `more` to `kept` up to [`MAX_EXAMPLES`].
+fn keep_examples(kept: &mut Vec<Example>, more: &[Example]) {
+    let room = MAX_EXAMPLES.saturating_sub(kept.len());
+    kept.extend(more.iter().take(room).cloned());
+}
+
+impl AddAssign<&VerifyCounts> for VerifyCounts {
+    fn add_assign(&mut self, other: &VerifyCounts) {
+        self.rows += other.rows;
+        self.verdicts += &other.verdicts;
+        self.duplicates += other.duplicates;
+        self.stored_solutions_wrong += other.stored_solutions_wrong;
+        if let Some(theirs) = &other.solution_source {
+            let mine = self.solution_source.get_or_insert_with(String::new);
+            for source in theirs.split(", ") {
+                if !mine.split(", ").any(|s| s == source) {
+                    if !mine.is_empty() {
+                        mine.push_str(", ");
+                    }
+                    mine.push_str(source);
+                }
+            }
+        }
+        for (verdict, ex) in &other.examples {
+            keep_examples(self.examples.entry(verdict.clone()).or_default(), ex);
+        }
+        keep_examples(&mut self.duplicate_examples, &other.duplicate_examples);
+        self.clues_histogram += &other.clues_histogram;
+        self.guesses_histogram += &other.guesses_histogram;
+    }
+}
+
+impl Counts for VerifyCounts {
+    const COMMAND: &'static str = "verify";
+
+    fn records(&self) -> u64 {
+        self.rows
+    }
+
+    fn finish(&mut self, wall_ms: f64) {
+        self.rejected = self.verdicts.rejected();
+        self.rows_per_s = ratio(self.rows as f64, wall_ms / 1000.0);
+    }
+}
+
+/// The JSON written by `verify --report FILE`.
+pub type VerifyReport = Report<VerifyCounts>;
 
 #[cfg(test)]
 mod tests {
@@ -184,6 +326,23 @@ mod tests {
     }
 
     #[test]
+    fn histograms_read_back_what_they_wrote() {
+        let mut g = GuessHistogram::default();
+        for n in [0, 3, 3, 1000] {
+            g.add(n);
+        }
+        let back: GuessHistogram =
+            serde_json::from_value(serde_json::to_value(g).unwrap()).unwrap();
+        assert_eq!(back, g);
+        let mut c = ClueHistogram::default();
+        c.0[17] = 4;
+        c.0[25] = 1;
+        let json = serde_json::to_value(c).unwrap();
+        assert_eq!(json, serde_json::json!({"17": 4, "25": 1}));
+        assert_eq!(serde_json::from_value::<ClueHistogram>(json).unwrap(), c);
+    }
+
+    #[test]
     fn counts_serialise_under_verdict_words() {
         let mut c = VerdictCounts::default();
         c.add(Verdict::Ok);
@@ -194,5 +353,6 @@ mod tests {
         assert_eq!(v["solution-illegal"], 1);
         assert_eq!(v["duplicate"], 1);
         assert_eq!(v["no-solution"], 0);
+        assert_eq!(serde_json::from_value::<VerdictCounts>(v).unwrap(), c);
     }
 }

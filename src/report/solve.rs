@@ -1,8 +1,12 @@
-//! Run statistics: counts by status, latency percentiles, guesses; the JSON report.
+//! The counts of `solve`: records by status, latency percentiles, guesses ([`SolveCounts`]).
 
 use hdrhistogram::serialization::Serializer as _;
 use hdrhistogram::Histogram;
-use serde::Serialize;
+use std::ops::AddAssign;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Counts, Report};
 
 /// What happened to one record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -32,7 +36,7 @@ impl Status {
 }
 
 /// Records counted by status.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StatusCounts {
     /// Records with status `solved`.
     pub solved: u64,
@@ -61,8 +65,17 @@ impl StatusCounts {
     }
 }
 
+impl AddAssign<&StatusCounts> for StatusCounts {
+    fn add_assign(&mut self, other: &StatusCounts) {
+        self.solved += other.solved;
+        self.multiple += other.multiple;
+        self.unsolvable += other.unsolvable;
+        self.invalid += other.invalid;
+    }
+}
+
 /// Latency percentiles of the per-record solve time, in microseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Latency {
     /// Median, µs.
     pub p50_us: f64,
@@ -79,7 +92,10 @@ pub struct Latency {
 /// Accumulates per-record solve times (nanoseconds, monotonic clock) and guess counts.
 ///
 /// Percentiles come from an HDR histogram with 3 significant digits, so memory stays
-/// constant whatever the number of records.
+/// constant whatever the number of records. In a report it is written as a
+/// [`TallySummary`], so that reports of shards merge exactly.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(into = "TallySummary", try_from = "TallySummary")]
 pub struct Tally {
     hist: Histogram<u64>,
     /// Records that reached the solver (not `invalid`).
@@ -115,16 +131,6 @@ impl Tally {
         self.guesses += u64::from(guesses);
         self.no_guess += u64::from(guesses == 0);
         self.solve_ns += solve_ns;
-    }
-
-    /// Adds everything `other` counted.
-    pub fn merge(&mut self, other: &Tally) {
-        // Both histograms auto-resize, so adding cannot fail for range reasons.
-        let _ = self.hist.add(&other.hist);
-        self.solved_by_search += other.solved_by_search;
-        self.guesses += other.guesses;
-        self.no_guess += other.no_guess;
-        self.solve_ns += other.solve_ns;
     }
 
     /// The counters and the histogram in a serializable form, for exact merging of the
@@ -196,8 +202,34 @@ impl Tally {
     }
 }
 
+impl AddAssign<&Tally> for Tally {
+    /// Adds everything `other` counted.
+    fn add_assign(&mut self, other: &Tally) {
+        // Both histograms auto-resize, so adding cannot fail for range reasons.
+        let _ = self.hist.add(&other.hist);
+        self.solved_by_search += other.solved_by_search;
+        self.guesses += other.guesses;
+        self.no_guess += other.no_guess;
+        self.solve_ns += other.solve_ns;
+    }
+}
+
+impl From<Tally> for TallySummary {
+    fn from(t: Tally) -> TallySummary {
+        t.summary()
+    }
+}
+
+impl TryFrom<TallySummary> for Tally {
+    type Error = String;
+
+    fn try_from(s: TallySummary) -> Result<Tally, String> {
+        Tally::from_summary(&s)
+    }
+}
+
 /// A [`Tally`] as stored in a JSON report, so that reports of shards merge exactly.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TallySummary {
     /// Records that reached the solver (not `invalid`).
     pub searched: u64,
@@ -221,25 +253,10 @@ pub fn ratio(a: f64, b: f64) -> f64 {
     }
 }
 
-/// One input of a run.
-#[derive(Clone, Debug, Serialize)]
-pub struct InputInfo {
-    /// Path as given (`-` for stdin).
-    pub path: String,
-    /// Size in bytes.
-    pub bytes: u64,
-    /// Layout read: `lines` or `csv`.
-    pub layout: &'static str,
-    /// Data records read.
-    pub records: u64,
-}
-
-/// Wall time, throughput, latency and guesses of a run: the figures that `solve --report`
+/// Throughput, latency and guesses of a run: the figures that `solve --report`
 /// and `report merge` both derive from the record count, the [`Tally`] and the wall time.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunRates {
-    /// Wall time of the run (read, solve, write), milliseconds.
-    pub wall_ms: f64,
     /// Records per second of wall time.
     pub puzzles_per_s: f64,
     /// Wall time per record, microseconds.
@@ -260,7 +277,6 @@ impl RunRates {
     pub fn new(records: u64, tally: &Tally, wall_ms: f64) -> RunRates {
         let wall_secs = wall_ms / 1000.0;
         RunRates {
-            wall_ms,
             puzzles_per_s: ratio(records as f64, wall_secs),
             us_per_puzzle: ratio(wall_secs * 1e6, records as f64),
             solve_ms_total: tally.solve_ns as f64 / 1e6,
@@ -271,34 +287,39 @@ impl RunRates {
     }
 }
 
-/// The JSON written by `solve --report FILE`.
-#[derive(Clone, Debug, Serialize)]
-pub struct SolveReport {
-    /// `sudoku-batch`.
-    pub tool: &'static str,
-    /// Tool version (Cargo package version).
-    pub version: &'static str,
-    /// `solve`.
-    pub command: &'static str,
-    /// The inputs, in order.
-    pub inputs: Vec<InputInfo>,
-    /// Total input size, bytes.
-    pub input_bytes: u64,
-    /// Records processed.
+/// What `solve` counts: records by status, and the solver's times and guesses.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct SolveCounts {
+    /// Records processed (written: fewer than read when interrupted).
     pub records: u64,
     /// Records by status.
     pub status: StatusCounts,
-    /// Worker threads.
-    pub threads: usize,
-    /// Solution count limit (1 with `--first`, else 2 unless `--limit`).
-    pub solution_limit: u32,
-    /// Wall time, throughput, latency and guesses (flattened into the JSON).
+    /// Throughput, latency and guesses, derived from the rest (flattened into the JSON).
     #[serde(flatten)]
     pub rates: RunRates,
-    /// Whether the run was interrupted (Ctrl-C) before the end.
-    pub interrupted: bool,
-    /// The shard read (`K/N`), or `null` for the whole input.
-    pub shard: Option<String>,
-    /// Raw counters and the latency histogram, for `report merge`.
-    pub tally: TallySummary,
+    /// Raw counters and the latency histogram, which `report merge` adds up.
+    pub tally: Tally,
 }
+
+impl AddAssign<&SolveCounts> for SolveCounts {
+    fn add_assign(&mut self, other: &SolveCounts) {
+        self.records += other.records;
+        self.status += &other.status;
+        self.tally += &other.tally;
+    }
+}
+
+impl Counts for SolveCounts {
+    const COMMAND: &'static str = "solve";
+
+    fn records(&self) -> u64 {
+        self.records
+    }
+
+    fn finish(&mut self, wall_ms: f64) {
+        self.rates = RunRates::new(self.records, &self.tally, wall_ms);
+    }
+}
+
+/// The JSON written by `solve --report FILE`.
+pub type SolveReport = Report<SolveCounts>;

@@ -1,0 +1,145 @@
+//! `--shard auto`: the shard `K/N` of this task, from what a cluster scheduler puts in its
+//! environment (issue 11), so one job script serves every task of an array.
+//!
+//! - **Slurm job array** (`sbatch --array=1-16`): `SLURM_ARRAY_TASK_ID`,
+//!   `SLURM_ARRAY_TASK_MIN`, `SLURM_ARRAY_TASK_COUNT`, and `SLURM_ARRAY_TASK_STEP` when the
+//!   array has a step (`--array=0-30:2`): `K = (ID - MIN) / STEP + 1`, `N = COUNT`. An array
+//!   given as a list with gaps (`--array=1,5,9`) does not number its tasks 1..N and is
+//!   refused.
+//! - **Kubernetes indexed Job** (`completionMode: Indexed`): `JOB_COMPLETION_INDEX` (0-based)
+//!   gives `K = index + 1`; the number of completions is not in the environment, so it comes
+//!   from `--shard-count N`.
+//!
+//! Slurm is looked at first. When neither is set, `--shard auto` is an error (exit 2).
+
+use crate::input::Shard;
+
+/// The shard of this task, read through `var` (the process environment in the binary, a
+/// table in tests); `count` is `--shard-count`.
+///
+/// # Errors
+/// A readable line: no scheduler variables, a variable that is not a number, a task outside
+/// `1..=N`, or a `--shard-count` missing for Kubernetes or contradicting Slurm's count.
+pub fn shard_from_env(
+    var: impl Fn(&str) -> Option<String>,
+    count: Option<u32>,
+) -> Result<Shard, String> {
+    let num = |name: &str| -> Result<Option<u64>, String> {
+        var(name)
+            .map(|v| {
+                v.trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("--shard auto: {name}={v:?} is not a whole number"))
+            })
+            .transpose()
+    };
+    let shard = if let Some(id) = num("SLURM_ARRAY_TASK_ID")? {
+        let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+        let step = num("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
+        let n = num("SLURM_ARRAY_TASK_COUNT")?
+            .ok_or("--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not")?;
+        if id < min || (id - min) % step != 0 {
+            return Err(format!(
+                "--shard auto: Slurm task {id} is not on the array's grid (min {min}, step \
+                 {step}); use --shard K/N"
+            ));
+        }
+        let k = (id - min) / step + 1;
+        if let Some(c) = count.filter(|&c| u64::from(c) != n) {
+            return Err(format!(
+                "--shard-count {c} contradicts SLURM_ARRAY_TASK_COUNT={n}"
+            ));
+        }
+        (k, n, "Slurm")
+    } else if let Some(index) = num("JOB_COMPLETION_INDEX")? {
+        let n = count.ok_or(
+            "--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes indexed Job): give the \
+             number of completions with --shard-count N",
+        )?;
+        (index + 1, u64::from(n), "Kubernetes")
+    } else {
+        return Err(
+            "--shard auto: neither SLURM_ARRAY_TASK_ID (a Slurm job array) nor \
+                    JOB_COMPLETION_INDEX (a Kubernetes indexed Job) is set; give --shard K/N"
+                .to_string(),
+        );
+    };
+    let (k, n, from) = shard;
+    let (Ok(index), Ok(count)) = (u32::try_from(k), u32::try_from(n)) else {
+        return Err(format!("--shard auto: task {k} of {n} is out of range"));
+    };
+    if n == 0 || k > n {
+        return Err(format!(
+            "--shard auto: {from} says task {k} of {n}: not 1 <= K <= N (an array given as a \
+             list with gaps? use --shard K/N)"
+        ));
+    }
+    Ok(Shard { index, count })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (*v).to_string())
+        }
+    }
+
+    fn shard(vars: &[(&str, &str)], count: Option<u32>) -> Result<String, String> {
+        shard_from_env(env(vars), count).map(|s| s.to_string())
+    }
+
+    #[test]
+    fn slurm_arrays_number_their_tasks_from_one() {
+        let one_based = [
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "16"),
+        ];
+        assert_eq!(shard(&one_based, None).as_deref(), Ok("3/16"));
+        assert_eq!(shard(&one_based, Some(16)).as_deref(), Ok("3/16"));
+        assert!(shard(&one_based, Some(8))
+            .unwrap_err()
+            .contains("contradicts"));
+        let zero_based = [
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert_eq!(shard(&zero_based, None).as_deref(), Ok("1/4"));
+        let stepped = [
+            ("SLURM_ARRAY_TASK_ID", "6"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_STEP", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert_eq!(shard(&stepped, None).as_deref(), Ok("4/4"));
+        let gaps = [
+            ("SLURM_ARRAY_TASK_ID", "9"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+        ];
+        assert!(shard(&gaps, None).unwrap_err().contains("task 9 of 3"));
+    }
+
+    #[test]
+    fn kubernetes_indexed_jobs_need_the_count_flag() {
+        let k8s = [("JOB_COMPLETION_INDEX", "0")];
+        assert_eq!(shard(&k8s, Some(5)).as_deref(), Ok("1/5"));
+        assert!(shard(&k8s, None).unwrap_err().contains("--shard-count"));
+        assert!(shard(&[("JOB_COMPLETION_INDEX", "5")], Some(5)).is_err());
+        assert!(shard(&[("JOB_COMPLETION_INDEX", "x")], Some(5))
+            .unwrap_err()
+            .contains("not a whole number"));
+    }
+
+    #[test]
+    fn no_scheduler_is_an_error_naming_both() {
+        let e = shard(&[], Some(4)).unwrap_err();
+        assert!(e.contains("SLURM_ARRAY_TASK_ID") && e.contains("JOB_COMPLETION_INDEX"));
+    }
+}

@@ -1,0 +1,152 @@
+//! `sudoku-batch bench`: time the solver on each input at each thread count and print the
+//! table (the method is in [`crate::bench`]). The inputs are loaded through the
+//! [`crate::engine`] like every command's: parsed in parallel, invalid records
+//! skipped and counted, before any timing.
+
+use std::num::NonZeroUsize;
+
+use anyhow::Result;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::bench::{
+    measure, set_speedups, BenchConfig, BenchInput, BenchReport, Provenance, Settings,
+};
+use crate::engine::{self, Output, Sink, Work};
+use crate::grid::Grid;
+use crate::input::{Dataset, RawRecord, ReadOptions};
+use crate::isomorph::Isomorph;
+
+/// Runs the benchmark, writes the exports, returns the report. Every export is opened
+/// before any timing, so a path that cannot be written fails at once.
+///
+/// # Errors
+/// Fatal problems only: an unreadable input, an unknown layout, a pool that cannot start,
+/// an export that cannot be written.
+pub fn run_bench(cfg: &BenchConfig) -> Result<BenchReport> {
+    let exports = crate::export::open_all(&cfg.exports)?;
+    warn_oversubscribed(&cfg.threads);
+    let mut report = BenchReport {
+        provenance: Provenance::current(),
+        settings: Settings {
+            mode: if cfg.limit == 1 { "first" } else { "unique" },
+            solution_limit: cfg.limit,
+            warmup_passes: cfg.warmup,
+            min_time_s: cfg.min_time.as_secs_f64(),
+            seed: cfg.seed,
+            shard: cfg.shard.map(|s| s.to_string()),
+            timed:
+                "solver only: puzzles are parsed, shuffled and validated outside the timed region",
+        },
+        inputs: Vec::new(),
+        results: Vec::new(),
+    };
+    for path in &cfg.inputs {
+        let (info, puzzles) = load(path, cfg)?;
+        let first_row = report.results.len();
+        for &threads in &cfg.threads {
+            if !cfg.quiet {
+                eprintln!(
+                    "sudoku-batch bench: {path}: {} puzzles, {threads} threads",
+                    puzzles.len()
+                );
+            }
+            let row = measure(path, &puzzles, threads, cfg)?;
+            report.results.push(row);
+        }
+        set_speedups(&mut report.results[first_row..]);
+        report.inputs.push(info);
+    }
+    crate::export::write_all(exports, &report)?;
+    Ok(report)
+}
+
+/// Warns on stderr when a thread count exceeds the cores: such a row measures threads
+/// taking turns on a core, not scaling.
+fn warn_oversubscribed(threads: &[usize]) {
+    let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    if let Some(&most) = threads.iter().max().filter(|&&t| t > cores) {
+        eprintln!(
+            "sudoku-batch bench: warning: -j {most} exceeds the {} available: rows above {cores} \
+             threads measure threads taking turns, not scaling",
+            crate::summary::count(cores as u64, "core", "cores")
+        );
+    }
+}
+
+/// The loading work: a record's puzzle when it is one the solver can be timed on (it
+/// parsed and no two givens clash), else `None`.
+struct Parse;
+
+impl Work for Parse {
+    type Output = Option<Grid>;
+
+    fn work(&self, raw: &RawRecord) -> Option<Grid> {
+        raw.puzzle
+            .as_ref()
+            .ok()
+            .filter(|p| p.conflicts().is_none())
+            .copied()
+    }
+
+    fn panicked(&self, _: &RawRecord, _: String) -> Option<Grid> {
+        None
+    }
+}
+
+/// Keeps the puzzles to time, in input order.
+#[derive(Default)]
+struct Puzzles(Vec<Grid>);
+
+impl Sink for Puzzles {
+    type Work = Parse;
+
+    fn start_input(&mut self, _: usize, _: &Dataset) -> Result<Parse> {
+        Ok(Parse)
+    }
+
+    fn consume(&mut self, _: &[RawRecord], results: &[Output<Self>]) -> Result<()> {
+        self.0.extend(results.iter().flatten());
+        Ok(())
+    }
+}
+
+/// Reads and parses one input (all of it, or its shard), skipping invalid records, and
+/// shuffles the puzzles into random isomorphs when a seed is set.
+fn load(path: &str, cfg: &BenchConfig) -> Result<(BenchInput, Vec<Grid>)> {
+    let options = ReadOptions {
+        layout: cfg.layout.clone(),
+        mmap: cfg.mmap,
+        shard: cfg.shard,
+        hash: true,
+        ..ReadOptions::default()
+    };
+    let threads = cfg.threads.iter().copied().max().unwrap_or(1);
+    let pool = engine::worker_pool(threads)?;
+    let mut puzzles = Puzzles::default();
+    let run = engine::run(
+        engine::open_inputs(&[path.to_string()], &options)?,
+        &pool,
+        &mut puzzles,
+        cfg.quiet,
+    )?;
+    anyhow::ensure!(!run.interrupted, "interrupted while loading {path}");
+    let mut puzzles = puzzles.0;
+    if let Some(seed) = cfg.seed {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for p in &mut puzzles {
+            *p = Isomorph::random(&mut rng).apply(p);
+        }
+    }
+    let input = &run.inputs[0];
+    let info = BenchInput {
+        path: path.to_string(),
+        bytes: input.done.bytes,
+        sha256: input.done.sha256.clone().unwrap_or_default(),
+        layout: input.done.layout,
+        records: input.records,
+        puzzles: puzzles.len() as u64,
+        skipped_invalid: input.records - puzzles.len() as u64,
+    };
+    Ok((info, puzzles))
+}

@@ -1,0 +1,107 @@
+//! `sudoku-batch report merge OUT.json IN.json... [--partial]`: read the `--report` files of
+//! the shards of a run (`solve` or `verify` with `--shard K/N`), check that they fit
+//! together and add them up ([`mod@crate::report::merge`] holds the rules), and write one
+//! report of the same [`Report`] type.
+
+use anyhow::{bail, Context, Result};
+use serde::Serialize;
+
+use crate::report::{self, Counts, MergeError, Report, SolveReport, SCHEMA_VERSION, TOOL};
+use crate::verify::report::VerifyReport;
+
+/// What `report merge` needs, validated.
+#[derive(Clone, Debug)]
+pub struct MergeConfig {
+    /// The merged report's path (`-`: standard output); never one of `inputs`.
+    pub output: String,
+    /// The reports to merge.
+    pub inputs: Vec<String>,
+    /// Merge a set of shards that lacks some, and say so in the report.
+    pub partial: bool,
+}
+
+/// A merged report, of the command of the reports merged.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Merged {
+    /// Of `solve` reports.
+    Solve(Box<SolveReport>),
+    /// Of `verify` reports.
+    Verify(Box<VerifyReport>),
+}
+
+/// One report file, parsed as far as its header says what it is.
+struct Read {
+    path: String,
+    command: String,
+    json: serde_json::Value,
+}
+
+/// Reads a report file and checks that it is a report of this schema.
+fn read(path: &str) -> Result<Read> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("{path}: cannot read"))?;
+    let json: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("{path}: not JSON"))?;
+    let field = |k: &str| json.get(k).and_then(serde_json::Value::as_str);
+    if field("tool") != Some(TOOL) {
+        bail!("{path}: not a sudoku-batch --report (no \"tool\": \"{TOOL}\")");
+    }
+    let schema = json
+        .get("schema_version")
+        .and_then(serde_json::Value::as_u64);
+    if schema != Some(u64::from(SCHEMA_VERSION)) {
+        bail!(
+            "{path}: report schema {} (sudoku-batch {}), but this version reads schema \
+             {SCHEMA_VERSION}: run that shard again with this version",
+            schema.map_or_else(|| "1".to_string(), |s| s.to_string()),
+            field("version").unwrap_or("unknown")
+        );
+    }
+    let command = field("command").unwrap_or_default().to_string();
+    Ok(Read {
+        path: path.to_string(),
+        command,
+        json,
+    })
+}
+
+/// Parses every report as `Report<C>` and merges them.
+fn merge_as<C: Counts>(reads: Vec<Read>, partial: bool) -> Result<Report<C>> {
+    let mut reports = Vec::with_capacity(reads.len());
+    for r in reads {
+        let report: Report<C> = serde_json::from_value(r.json)
+            .with_context(|| format!("{}: not a sudoku-batch {} --report", r.path, C::COMMAND))?;
+        reports.push((r.path, report));
+    }
+    Ok(report::merge(reports, partial)?)
+}
+
+/// Reads the reports at `paths` and merges them; with `partial`, shards may be missing
+/// (the merged report says so).
+///
+/// # Errors
+/// A report that cannot be read or is not a report of this tool and schema (naming its
+/// path), reports of different commands, and every [`MergeError`].
+pub fn merge_files(paths: &[String], partial: bool) -> Result<Merged> {
+    let reads = paths.iter().map(|p| read(p)).collect::<Result<Vec<_>>>()?;
+    let Some(first) = reads.first() else {
+        return Err(MergeError::Empty.into());
+    };
+    if let Some(other) = reads.iter().find(|r| r.command != first.command) {
+        return Err(MergeError::MixedCommands {
+            a: first.path.clone(),
+            ca: first.command.clone(),
+            b: other.path.clone(),
+            cb: other.command.clone(),
+        }
+        .into());
+    }
+    match first.command.as_str() {
+        "solve" => Ok(Merged::Solve(Box::new(merge_as(reads, partial)?))),
+        "verify" => Ok(Merged::Verify(Box::new(merge_as(reads, partial)?))),
+        other => bail!(
+            "{}: a report of command {other:?}: only solve and verify reports merge",
+            first.path
+        ),
+    }
+}

@@ -1,0 +1,385 @@
+//! `sudoku-batch solve`: solve every puzzle of one or more inputs and write the solutions in
+//! input order, with per-record stats, a report and a summary. A [`Sink`] over the
+//! [`crate::engine`]: the work is [`solve_record`], the consumer ([`Collector`])
+//! writes and counts.
+
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+use crate::engine::{self, Output, ReadConfig, Sink, Work};
+use crate::grid::{Grid, ParseError};
+use crate::input::{Dataset, Layout, RawRecord, ReadOptions};
+use crate::output::table::{table_writer, TableFormat};
+use crate::output::{
+    commit_outputs, CsvWriter, LinesWriter, SolutionWriter, SolveTable, StatsWriter, Target,
+    SOLVE_COLUMNS, WRITEBACK_RECORDS,
+};
+use crate::record::SolvedRecord;
+use crate::report::{
+    Header, InputInfo, Report, SolveCounts, SolveReport, Status, StatusCounts, Tally,
+};
+use crate::solver;
+use crate::summary::{count, print_notes};
+
+/// Everything `solve` needs, validated.
+#[derive(Clone, Debug)]
+pub struct SolveConfig {
+    /// Inputs and how to read them.
+    pub read: ReadConfig,
+    /// Count solutions up to this many: 1 = first solution only, 2 = tell unique from not.
+    pub limit: u32,
+    /// Solutions output path; `-` is standard output.
+    pub output: String,
+    /// `--output-format`: `None` picks by extension (`.jsonl`, `.npz`) or by the inputs'
+    /// layout.
+    pub output_format: Option<TableFormat>,
+    /// Per-record stats CSV path, if wanted.
+    pub stats: Option<String>,
+    /// JSON report path, if wanted.
+    pub report: Option<String>,
+}
+
+/// The work of `solve` on one record: [`solve_record`] with the solution limit.
+pub struct SolveWork {
+    /// Count solutions up to this many.
+    pub limit: u32,
+}
+
+impl Work for SolveWork {
+    type Output = SolvedRecord;
+
+    fn work(&self, raw: &RawRecord) -> SolvedRecord {
+        solve_record(raw, self.limit)
+    }
+
+    /// An `invalid` record whose error says "internal error": one bad record cannot take
+    /// down a batch of thousands. The panic message is printed on stderr by the panic hook,
+    /// and the run exits 1.
+    fn panicked(&self, raw: &RawRecord, message: String) -> SolvedRecord {
+        SolvedRecord {
+            clues: raw.puzzle.as_ref().ok().map(Grid::clues),
+            error: Some(ParseError::Internal(message)),
+            ..SolvedRecord::new(raw)
+        }
+    }
+}
+
+/// Classifies and solves one record, counting solutions up to `limit`.
+pub fn solve_record(raw: &RawRecord, limit: u32) -> SolvedRecord {
+    let mut res = SolvedRecord::new(raw);
+    let puzzle = match &raw.puzzle {
+        Ok(p) => p,
+        Err(e) => {
+            res.error = Some(e.clone());
+            return res;
+        }
+    };
+    res.clues = Some(puzzle.clues());
+    let start = Instant::now();
+    let s = solver::solve(puzzle, limit);
+    res.solve_ns = elapsed_ns(start);
+    if s.givens_clash {
+        let c = puzzle
+            .conflicts()
+            .unwrap_or_else(|| "two givens clash".to_string());
+        res.error = Some(ParseError::Conflict(c));
+        return res;
+    }
+    res.solutions = s.count;
+    res.guesses = s.guesses;
+    res.solution = s.grid;
+    res.status = match s.count {
+        0 => Status::Unsolvable,
+        1 => Status::Solved,
+        _ if limit == 1 => Status::Solved,
+        _ => Status::Multiple,
+    };
+    res
+}
+
+fn elapsed_ns(start: Instant) -> u64 {
+    u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// Where solutions go: the writer picked by the first input's layout.
+enum Solutions {
+    Lines(LinesWriter),
+    Csv(Box<CsvWriter>),
+    Table(SolveTable),
+}
+
+impl Solutions {
+    fn writer(&mut self) -> &mut dyn SolutionWriter {
+        match self {
+            Solutions::Lines(w) => w,
+            Solutions::Csv(w) => w.as_mut(),
+            Solutions::Table(w) => w,
+        }
+    }
+
+    fn into_target(self) -> io::Result<Target> {
+        match self {
+            Solutions::Lines(w) => Ok(w.into_target()),
+            Solutions::Csv(w) => w.into_target(),
+            Solutions::Table(w) => w.into_target(),
+        }
+    }
+}
+
+/// Writes results, counts them and remembers the first invalid records for the summary.
+pub struct Collector {
+    solutions: Option<Solutions>,
+    stats: Option<StatsWriter>,
+    counts: StatusCounts,
+    tally: Tally,
+    limit: u32,
+    /// The input being read, for notes.
+    path: String,
+    notes: Vec<String>,
+    invalid_seen: u64,
+    /// Records written since the last [`Target::start_writeback`].
+    unsynced: usize,
+}
+
+/// Invalid records named one by one on stderr before the rest are only counted.
+const MAX_NOTES: usize = 10;
+
+impl Sink for Collector {
+    type Work = SolveWork;
+
+    fn start_input(&mut self, _: usize, data: &Dataset) -> Result<SolveWork> {
+        self.path = data.path().to_string();
+        Ok(SolveWork { limit: self.limit })
+    }
+
+    fn consume(&mut self, raws: &[RawRecord], results: &[Output<Self>]) -> Result<()> {
+        let w = self
+            .solutions
+            .as_mut()
+            .expect("the solutions writer is opened before any record")
+            .writer();
+        for (raw, res) in raws.iter().zip(results) {
+            w.write(raw, res).context("cannot write solutions")?;
+            if let Some(s) = &mut self.stats {
+                s.write(res).context("cannot write --stats")?;
+            }
+            self.counts.add(res.status);
+            if res.status == Status::Invalid {
+                self.invalid_seen += 1;
+                if self.notes.len() < MAX_NOTES {
+                    let e = res.error.as_ref().map(ToString::to_string);
+                    let (path, line) = (&self.path, res.line);
+                    self.notes
+                        .push(format!("{path}:{line}: {}", e.unwrap_or_default()));
+                }
+            } else {
+                self.tally.add(res.solve_ns, res.guesses);
+            }
+        }
+        self.unsynced += raws.len();
+        if self.unsynced >= WRITEBACK_RECORDS {
+            self.unsynced = 0;
+            w.start_writeback();
+            if let Some(s) = &mut self.stats {
+                s.start_writeback();
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs `solve` as configured: reads every input, writes solutions, stats and report,
+/// prints the summary to stderr, and returns the report.
+///
+/// # Errors
+/// Fatal problems only (exit 2): an input that cannot be opened, a layout that cannot be
+/// worked out, inputs of different layouts, an output that cannot be written. Bad records
+/// are never errors: they are `invalid` records in the results.
+pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
+    let start = Instant::now();
+    let pool = engine::worker_pool(cfg.read.threads)?;
+    let stats = match &cfg.stats {
+        Some(p) => Some(StatsWriter::new(Target::create(p)?).with_context(|| p.to_string())?),
+        None => None,
+    };
+    // Opened now, so an unwritable --report path fails before the work, not after it.
+    let report_out = cfg.report.as_deref().map(Target::create).transpose()?;
+    // The report names each input by its SHA-256, so `report merge` can tell shards of one
+    // file from shards of another; without a report the hash is not worth its time.
+    let options = ReadOptions {
+        hash: cfg.report.is_some(),
+        ..cfg.read.options()
+    };
+    let datasets = engine::open_inputs(&cfg.read.inputs, &options)?;
+    engine::same_layout(&datasets)?;
+    // Only now: a CSV writer writes its header at once, and standard output cannot take it
+    // back if a later input turns out not to fit.
+    let solutions = datasets
+        .first()
+        .map(|first| open_solutions(first.layout(), &cfg.output, cfg.output_format))
+        .transpose()?;
+    let mut col = Collector {
+        solutions,
+        stats,
+        counts: StatusCounts::default(),
+        tally: Tally::default(),
+        limit: cfg.limit,
+        path: String::new(),
+        notes: Vec::new(),
+        invalid_seen: 0,
+        unsynced: 0,
+    };
+    let run = engine::run(datasets, &pool, &mut col, cfg.read.quiet)?;
+    let inputs = run
+        .inputs
+        .iter()
+        .map(|i| InputInfo::new(&i.path, &i.done, i.records))
+        .collect();
+    let report = build_report(cfg, &col, inputs, start.elapsed(), run.interrupted);
+    let mut targets = Vec::new();
+    if let Some(solutions) = col.solutions.take() {
+        let t = solutions.into_target().context("cannot write solutions")?;
+        targets.push((t, "cannot write solutions".to_string()));
+    }
+    if let Some(s) = col.stats.take() {
+        targets.push((s.into_target(), "cannot write --stats".to_string()));
+    }
+    if let (Some(mut t), Some(p)) = (report_out, cfg.report.as_deref()) {
+        let what = format!("cannot write --report {p}");
+        t.write_json(&report).context(what.clone())?;
+        targets.push((t, what));
+    }
+    // The inputs are unmapped beside the renames (see `commit_outputs`).
+    commit_outputs(targets, run.datasets)?;
+    print_summary(cfg, &col, &report);
+    Ok(report)
+}
+
+/// Opens the solutions writer: the one `format` names (`--output-format`), else a table for
+/// a `.jsonl` or `.npz` output, else the one for the inputs' layout (that of the first
+/// input): lines, or the input's CSV columns plus `solution` and `status`.
+fn open_solutions(layout: &Layout, output: &str, format: Option<TableFormat>) -> Result<Solutions> {
+    let format = format.or_else(|| {
+        TableFormat::from_path(output).filter(|f| {
+            matches!(
+                f,
+                TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet
+            )
+        })
+    });
+    let target = Target::create(output)?;
+    Ok(match (format, layout) {
+        (Some(TableFormat::Txt), _) | (None, Layout::Lines { .. }) => {
+            Solutions::Lines(LinesWriter::new(target))
+        }
+        (Some(TableFormat::Csv) | None, Layout::Csv { header, .. }) => {
+            Solutions::Csv(Box::new(CsvWriter::new(target, header.as_deref())?))
+        }
+        (Some(f), _) => Solutions::Table(SolveTable::new(table_writer(f, target, SOLVE_COLUMNS)?)),
+    })
+}
+
+fn build_report(
+    cfg: &SolveConfig,
+    col: &Collector,
+    inputs: Vec<InputInfo>,
+    wall: Duration,
+    interrupted: bool,
+) -> SolveReport {
+    let mut header = Header::new("solve", inputs, cfg.read.shard.map(|s| s.to_string()));
+    header.threads = cfg.read.threads;
+    header.solution_limit = cfg.limit;
+    header.wall_ms = wall.as_secs_f64() * 1000.0;
+    header.interrupted = interrupted;
+    let counts = SolveCounts {
+        records: col.counts.total(),
+        status: col.counts,
+        tally: col.tally.clone(),
+        ..SolveCounts::default()
+    };
+    Report::new(header, counts)
+}
+
+fn print_summary(cfg: &SolveConfig, col: &Collector, r: &SolveReport) {
+    let mut err = io::stderr().lock();
+    print_notes(
+        &mut err,
+        &col.notes,
+        col.invalid_seen,
+        "invalid records (see --stats)",
+    );
+    if cfg.read.quiet {
+        return;
+    }
+    for line in summary_lines(r) {
+        let _ = writeln!(err, "{line}");
+    }
+}
+
+/// The summary of a `solve` run, three lines of at most 100 columns.
+fn summary_lines(r: &SolveReport) -> [String; 3] {
+    let (c, rates) = (&r.counts.status, &r.counts.rates);
+    let l = &rates.latency;
+    [
+        format!(
+            "sudoku-batch: {}: {} solved, {} multiple, {} unsolvable, {} invalid{}",
+            count(r.counts.records, "record", "records"),
+            c.solved,
+            c.multiple,
+            c.unsolvable,
+            c.invalid,
+            if r.header.interrupted { "; interrupted" } else { "" }
+        ),
+        format!(
+            "sudoku-batch: {:.3} s wall, {:.0} puzzles/s, {:.2} µs/puzzle, {}",
+            r.header.wall_ms / 1000.0,
+            rates.puzzles_per_s,
+            rates.us_per_puzzle,
+            count(r.header.threads as u64, "thread", "threads"),
+        ),
+        format!(
+            "sudoku-batch: latency p50/p99/max {:.1}/{:.1}/{:.1} µs; {:.2} guesses/puzzle, {:.1}% no guess",
+            l.p50_us, l.p99_us, l.max_us, rates.guesses_per_puzzle, rates.no_guess_pct
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_lines_fit_100_columns_even_for_a_billion_records() {
+        let mut tally = Tally::default();
+        tally.add(99_999_999, 40_000);
+        tally.add(1, 0);
+        let n = 1_000_000_000;
+        let counts = SolveCounts {
+            records: n,
+            status: StatusCounts {
+                solved: n - 3,
+                multiple: 1,
+                unsolvable: 1,
+                invalid: 1,
+            },
+            tally,
+            ..SolveCounts::default()
+        };
+        let mut header = Header::new("solve", Vec::new(), None);
+        header.threads = 1024;
+        header.wall_ms = 99_999_999.0;
+        header.interrupted = true;
+        let lines = summary_lines(&Report::new(header, counts));
+        for line in &lines {
+            assert!(
+                line.chars().count() <= 100,
+                "{} columns: {line}",
+                line.chars().count()
+            );
+        }
+        assert!(lines[0].starts_with("sudoku-batch: 1000000000 records: 999999997 solved"));
+        assert!(lines[1].ends_with("1024 threads"), "{}", lines[1]);
+    }
+}

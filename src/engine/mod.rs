@@ -1,0 +1,334 @@
+//! The batch engine: every command that reads records (`solve`, `verify`, `bench`'s loading,
+//! and later `canon`, `dedup`, ...) runs its inputs through here, in the manner of
+//! ripgrep's searcher and sink. A command says three things and nothing else:
+//!
+//! - the per-record **work** ([`Work::work`]), run on the workers of a rayon pool;
+//! - what a record whose work **panicked** becomes ([`Work::panicked`]): a result like any
+//!   other, so one bug costs one record, never the batch;
+//! - the **in-order consumer** ([`Sink::consume`]), which sees every record and its result
+//!   in input order, on one thread at a time, and writes, counts, reports.
+//!
+//! [`run`] does the per-input sequence once for every command: number the records across
+//! inputs, show the progress bar, run the [`pipeline`], stop on Ctrl-C
+//! ([`crate::interrupt`]) after consuming the finished prefix, check that a memory-mapped
+//! input did not change while it was read ([`Dataset::finish`]), note an input without
+//! records. A command adds no copy of it.
+//!
+//! # The pipeline
+//!
+//! Every worker claims the next chunk of records ([`chunk_len`]), works on it, and hands
+//! it over. Whichever worker completes the oldest unconsumed chunk consumes it, and any
+//! later chunks already done, while the others go on working; so reading, working and
+//! writing overlap on every thread, with no barrier between chunks. At most [`AHEAD`]
+//! chunks per worker may be claimed beyond the oldest unconsumed one, so memory stays
+//! bounded whatever the input size, and [`chunk_len`] keeps it bounded whatever the
+//! thread count. The output is the same for any thread count.
+//!
+//! # Lock order
+//!
+//! Four mutexes: `read` (the input cursor), `write` (the sink), `pending` (finished chunks
+//! waiting for their turn) and `free` (buffers for reuse). `read` is taken before
+//! `pending` (a claim checks the flow control while it holds the cursor), `write` before
+//! `pending` and `free` (the consumer takes the next chunk and returns its buffers);
+//! `pending` and `free` are leaves, under which no other lock is taken, and `read` and
+//! `write` are never held together. A worker waiting for room waits on `pending` after
+//! letting go of `read`. So no cycle, and no deadlock.
+
+use std::io::{self, IsTerminal};
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressStyle};
+
+use crate::input::{Dataset, Finished, Layout, LayoutOptions, RawRecord, ReadOptions, Shard};
+
+/// A command's per-record work, shared by the workers.
+pub trait Work: Sync {
+    /// The result of one record.
+    type Output: Send;
+
+    /// Works on one record (on a worker thread).
+    fn work(&self, record: &RawRecord) -> Self::Output;
+
+    /// The result of a record whose [`Work::work`] panicked (`message`: the panic's text).
+    /// The panic hook has already printed it on stderr.
+    fn panicked(&self, record: &RawRecord, message: String) -> Self::Output;
+}
+
+/// A command's in-order consumer of results.
+pub trait Sink: Send {
+    /// The work on each record of an input.
+    type Work: Work;
+
+    /// Called before input `index` (0-based) of the run is read: the work for its records.
+    ///
+    /// # Errors
+    /// A fatal problem with the input (it ends the run, exit 2).
+    fn start_input(&mut self, index: usize, data: &Dataset) -> Result<Self::Work>;
+
+    /// Consumes the next `records` and their `results` (as long as `records`), in input
+    /// order.
+    ///
+    /// # Errors
+    /// A fatal problem, say an output that cannot be written: the workers stop claiming
+    /// records and the run ends with this error.
+    fn consume(&mut self, records: &[RawRecord], results: &[Output<Self>]) -> Result<()>;
+}
+
+/// The result type of a sink's work.
+pub type Output<S> = <<S as Sink>::Work as Work>::Output;
+
+/// What every command that reads records needs to know about its inputs.
+#[derive(Clone, Debug)]
+pub struct ReadConfig {
+    /// Input paths; `-` is standard input.
+    pub inputs: Vec<String>,
+    /// Layout options shared by all inputs (`verify` adds the solution column).
+    pub layout: LayoutOptions,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// No progress bar and no summary.
+    pub quiet: bool,
+    /// Memory-map regular files (else read them into memory).
+    pub mmap: bool,
+    /// Read only this shard of each input (`--shard K/N`); `None` reads everything.
+    pub shard: Option<Shard>,
+}
+
+impl ReadConfig {
+    /// How to open each input ([`Dataset::open`]).
+    pub fn options(&self) -> ReadOptions {
+        ReadOptions {
+            layout: self.layout.clone(),
+            mmap: self.mmap,
+            shard: self.shard,
+            ..ReadOptions::default()
+        }
+    }
+}
+
+/// Opens every input before any work, so a missing input or one whose layout cannot be
+/// worked out fails at once, not after the inputs before it were processed.
+///
+/// # Errors
+/// The first input that cannot be opened.
+pub fn open_inputs(paths: &[String], options: &ReadOptions) -> Result<Vec<Dataset>> {
+    Ok(paths
+        .iter()
+        .map(|p| Dataset::open(p, options))
+        .collect::<Result<_, _>>()?)
+}
+
+/// One input of a finished [`run`].
+#[derive(Clone, Debug)]
+pub struct InputRun {
+    /// The path as given.
+    pub path: String,
+    /// What its reader says about it (size, layout, content hash if asked for).
+    pub done: Finished,
+    /// Records consumed: all of them (of the shard), or fewer when interrupted.
+    pub records: u64,
+}
+
+/// What [`run`] did.
+pub struct Run {
+    /// The inputs read, in order (those after an interruption are left out).
+    pub inputs: Vec<InputRun>,
+    /// A Ctrl-C (or SIGTERM) stopped the run; the records consumed are a prefix.
+    pub interrupted: bool,
+    /// The inputs themselves, still mapped: dropping them can be put beside other work
+    /// (see [`crate::output::commit_outputs`]).
+    pub datasets: Vec<Dataset>,
+}
+
+/// Runs `datasets` in order through `pool` into `sink`: the per-input sequence of every
+/// command (module doc). Records are numbered on across inputs (0-based); a shard keeps
+/// the numbers of the whole file.
+///
+/// # Errors
+/// The first error of the sink, a CSV read error naming the input and line, or an input
+/// that changed while it was mapped. Bad records are never errors: they are results.
+pub fn run<S: Sink>(
+    datasets: Vec<Dataset>,
+    pool: &rayon::ThreadPool,
+    sink: &mut S,
+    quiet: bool,
+) -> Result<Run> {
+    let mut done = Run {
+        inputs: Vec::new(),
+        interrupted: false,
+        datasets: Vec::new(),
+    };
+    let mut next_record = 0;
+    for (index, mut data) in datasets.into_iter().enumerate() {
+        let work = sink.start_input(index, &data)?;
+        data.number_from(next_record);
+        let pb = progress_bar(data.len(), quiet);
+        let (interrupted, records) =
+            pool.install(|| pipeline(&mut data, &work, |r, o| sink.consume(r, o), &pb))?;
+        pb.finish_and_clear();
+        let finished = data.finish()?;
+        next_record = finished.next_record;
+        let path = data.path().to_string();
+        if records == 0 && !quiet {
+            eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
+        }
+        done.inputs.push(InputRun {
+            path,
+            done: finished,
+            records,
+        });
+        done.datasets.push(data);
+        if interrupted {
+            done.interrupted = true;
+            break;
+        }
+    }
+    Ok(done)
+}
+
+/// The [`Work`] of [`run_fn`]: a closure, borrowed.
+pub struct FnWork<'w, W>(&'w W);
+
+impl<R: Send, W: Fn(&RawRecord) -> R + Sync> Work for FnWork<'_, W> {
+    type Output = R;
+
+    fn work(&self, record: &RawRecord) -> R {
+        (self.0)(record)
+    }
+
+    /// A closure gives no result for a record it panicked on, so the panic goes on, with
+    /// the record named: it ends the run, as a panic did before the engine.
+    fn panicked(&self, record: &RawRecord, message: String) -> R {
+        panic!(
+            "internal error on record {} (line {}): {message}",
+            record.record, record.line
+        )
+    }
+}
+
+/// The [`Sink`] of [`run_fn`].
+struct FnSink<'w, W, C> {
+    work: &'w W,
+    consume: C,
+    index: usize,
+    path: String,
+}
+
+impl<'w, R, W, C> Sink for FnSink<'w, W, C>
+where
+    R: Send,
+    W: Fn(&RawRecord) -> R + Sync,
+    C: FnMut(usize, &str, &[RawRecord], &[R]) -> Result<()> + Send,
+{
+    type Work = FnWork<'w, W>;
+
+    fn start_input(&mut self, index: usize, data: &Dataset) -> Result<FnWork<'w, W>> {
+        self.index = index;
+        self.path = data.path().to_string();
+        Ok(FnWork(self.work))
+    }
+
+    fn consume(&mut self, raws: &[RawRecord], results: &[R]) -> Result<()> {
+        (self.consume)(self.index, &self.path, raws, results)
+    }
+}
+
+/// [`run`] for a command written as two closures: `work` on each record (on the workers),
+/// `consume(input index, input path, records, results)` in input order. A panic in `work`
+/// ends the run (see [`FnWork`]); implement [`Work`] to turn it into a result instead.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_fn<R, W, C>(
+    datasets: Vec<Dataset>,
+    pool: &rayon::ThreadPool,
+    quiet: bool,
+    work: &W,
+    consume: C,
+) -> Result<Run>
+where
+    R: Send,
+    W: Fn(&RawRecord) -> R + Sync,
+    C: FnMut(usize, &str, &[RawRecord], &[R]) -> Result<()> + Send,
+{
+    let mut sink = FnSink {
+        work,
+        consume,
+        index: 0,
+        path: String::new(),
+    };
+    run(datasets, pool, &mut sink, quiet)
+}
+
+/// Checks that every input has the first one's layout: all lines, or CSVs with the same
+/// header, for a command that writes them into one output.
+///
+/// # Errors
+/// The first input whose layout differs, named.
+pub fn same_layout(datasets: &[Dataset]) -> Result<()> {
+    let Some(first) = datasets.first() else {
+        return Ok(());
+    };
+    for data in &datasets[1..] {
+        let same = match (first.layout(), data.layout()) {
+            (Layout::Lines { .. }, Layout::Lines { .. }) => true,
+            (Layout::Csv { header: a, .. }, Layout::Csv { header: b, .. }) => a == b,
+            _ => false,
+        };
+        anyhow::ensure!(
+            same,
+            "{}: its layout ({}) or header differs from the first input's; \
+             give inputs of different layouts in separate runs",
+            data.path(),
+            data.layout().name()
+        );
+    }
+    Ok(())
+}
+
+/// A rayon pool of `threads` workers, for one run of a command (or one thread count of
+/// `bench`).
+///
+/// # Errors
+/// When the OS refuses the threads.
+pub fn worker_pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")
+}
+
+/// A progress bar over `total` input bytes on stderr; hidden with `quiet` or when stderr is
+/// not a terminal. It advances once per chunk, shows the records done, puzzles/s and the
+/// time left, fits any terminal width (the bar takes what the text leaves: about 20
+/// columns of 80), and is cleared however the run ends (issue 11).
+pub fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
+    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
+        .with_finish(ProgressFinish::AndClear);
+    if quiet || !io::stderr().is_terminal() {
+        pb.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    pb.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {percent:>3}% {msg}, {eta} left",
+        )
+        .expect("the template is valid")
+        .progress_chars("=> "),
+    );
+    pb
+}
+
+/// The text of a panic's payload (`panic!("...")` gives a `&str` or a `String`).
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".to_string())
+}
+
+mod pipeline;
+#[cfg(test)]
+mod tests;
+
+pub use pipeline::{chunk_len, pipeline, AHEAD, CHUNK, IN_FLIGHT};

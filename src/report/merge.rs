@@ -1,0 +1,465 @@
+//! The rules of `report merge`: which reports may be added together, and the merged header.
+//!
+//! - Reports of one command only (`solve` with `solve`, `verify` with `verify`; the caller
+//!   dispatches on `command`, so a [`merge`] call sees one [`Counts`] type), with one
+//!   solution limit.
+//! - **Shards** (`shard` = `K/N`): all of one run, so the same `N` and the same inputs (size
+//!   and SHA-256 fingerprint, whatever the paths), each `K` once. A set that does not cover
+//!   `1/N` … `N/N` is refused, naming what is missing, unless `partial` is asked for; the
+//!   merged report then says `"partial": true` and lists `missing_shards`.
+//! - **Whole runs** (no `shard`, merged reports included) of different inputs add up; two
+//!   that cover one input (same fingerprint) would count its records twice and are refused.
+//!   Shards and whole runs are not mixed in one merge: merge the shards first.
+//!
+//! Counts are folded with `+=` in shard order, then [`Counts::finish`] derives the rates.
+//! Time: `wall_ms` is the largest of the merged wall times (the makespan when the shards ran
+//! side by side, from which the rates are computed), `wall_ms_sum` their sum (machine time),
+//! `threads` the sum.
+
+use std::collections::BTreeSet;
+
+use super::{Counts, Header, InputInfo, Report};
+use crate::input::Shard;
+
+/// Why a set of reports cannot be merged. Each names the report files concerned.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// Nothing to merge.
+    #[error("no reports to merge")]
+    Empty,
+    /// Reports of different commands.
+    #[error("{a} is a {ca} report and {b} a {cb} report: merge reports of one command at a time")]
+    MixedCommands {
+        /// First report.
+        a: String,
+        /// Its command.
+        ca: String,
+        /// The report of another command.
+        b: String,
+        /// Its command.
+        cb: String,
+    },
+    /// Different solution limits: counts of `multiple` would not mean the same.
+    #[error(
+        "{b}: solutions counted up to {lb}, but up to {la} in {a}: merge runs with one --limit"
+    )]
+    Limit {
+        /// First report.
+        a: String,
+        /// Its limit.
+        la: u32,
+        /// The other report.
+        b: String,
+        /// Its limit.
+        lb: u32,
+    },
+    /// A `shard` field that is not `K/N`.
+    #[error("{path}: shard {shard:?} is not K/N: {reason}")]
+    BadShard {
+        /// The report.
+        path: String,
+        /// The field as found.
+        shard: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A whole run beside a shard.
+    #[error(
+        "{whole} is a whole run and {part} is shard {shard}: merge the shards of one run \
+         first, then merge the result with other runs"
+    )]
+    WholeWithShard {
+        /// The whole run.
+        whole: String,
+        /// The shard.
+        part: String,
+        /// Its `K/N`.
+        shard: String,
+    },
+    /// Shards cut into different numbers of parts.
+    #[error("{a} is shard {sa} and {b} shard {sb}: the shards of one run share N")]
+    ShardCounts {
+        /// First report.
+        a: String,
+        /// Its shard.
+        sa: String,
+        /// The other report.
+        b: String,
+        /// Its shard.
+        sb: String,
+    },
+    /// Shards of different inputs.
+    #[error("{a} and {b} are shards of different inputs: {why}")]
+    DifferentInputs {
+        /// First report.
+        a: String,
+        /// The other report.
+        b: String,
+        /// The first difference found.
+        why: String,
+    },
+    /// One shard given twice.
+    #[error("{a} and {b} are both shard {shard}: their counts would be added twice")]
+    SameShard {
+        /// First report.
+        a: String,
+        /// The other report.
+        b: String,
+        /// The shard.
+        shard: String,
+    },
+    /// Two whole runs over one input.
+    #[error("{a} and {b} both cover {input}: their counts would be added twice")]
+    SameInput {
+        /// First report.
+        a: String,
+        /// The other report.
+        b: String,
+        /// The input they share.
+        input: String,
+    },
+    /// Shards missing, without `--partial`.
+    #[error(
+        "shard{s} {list} of {input} missing: the merged counts would not be the whole \
+         input's; give every shard, or --partial to merge these alone (the report then says \
+         \"partial\": true)",
+        s = if missing.len() == 1 { "" } else { "s" },
+        list = missing.join(", ")
+    )]
+    Missing {
+        /// The missing shards, `K/N`.
+        missing: Vec<String>,
+        /// The first input of the run.
+        input: String,
+    },
+}
+
+/// Merges `reports` (each with the path it was read from) into one report, by the rules in
+/// the module doc. With `partial`, a set of shards that lacks some is merged and marked so.
+///
+/// # Errors
+/// A [`MergeError`] naming the reports that do not fit together.
+pub fn merge<C: Counts>(
+    mut reports: Vec<(String, Report<C>)>,
+    partial: bool,
+) -> Result<Report<C>, MergeError> {
+    let Some((first_path, first)) = reports.first() else {
+        return Err(MergeError::Empty);
+    };
+    for (p, r) in &reports {
+        if r.header.solution_limit != first.header.solution_limit {
+            return Err(MergeError::Limit {
+                a: first_path.clone(),
+                la: first.header.solution_limit,
+                b: p.clone(),
+                lb: r.header.solution_limit,
+            });
+        }
+    }
+    let shards = reports
+        .iter()
+        .map(|(p, r)| shard_of(p, &r.header))
+        .collect::<Result<Vec<_>, _>>()?;
+    let whole = shards.iter().position(Option::is_none);
+    let part = shards.iter().position(Option::is_some);
+    let mut missing = Vec::new();
+    match (whole, part) {
+        (Some(w), Some(s)) => {
+            return Err(MergeError::WholeWithShard {
+                whole: reports[w].0.clone(),
+                part: reports[s].0.clone(),
+                shard: reports[s].1.header.shard.clone().unwrap_or_default(),
+            })
+        }
+        (None, Some(_)) => {
+            let shards: Vec<Shard> = shards.into_iter().flatten().collect();
+            missing = check_shards(&reports, &shards)?;
+            if !missing.is_empty() && !partial {
+                return Err(MergeError::Missing {
+                    missing,
+                    input: reports[0]
+                        .1
+                        .header
+                        .inputs
+                        .first()
+                        .map_or_else(|| "the input".to_string(), |i| i.path.clone()),
+                });
+            }
+            // Shard order, so that examples kept by the counts come in input order.
+            let index = |h: &Header| h.shard.as_deref().and_then(|s| s.parse::<Shard>().ok());
+            reports.sort_by_key(|(_, r)| index(&r.header).map(|s| s.index));
+        }
+        _ => check_disjoint(&reports)?,
+    }
+    Ok(fold(reports, missing))
+}
+
+/// Adds up reports already checked to fit together, in the given order.
+fn fold<C: Counts>(reports: Vec<(String, Report<C>)>, missing: Vec<String>) -> Report<C> {
+    let sharded = reports.iter().all(|(_, r)| r.header.shard.is_some());
+    let mut inputs: Vec<InputInfo> = Vec::new();
+    let mut counts = C::default();
+    let mut header = Header::new(C::COMMAND, Vec::new(), None);
+    header.solution_limit = reports.first().map_or(0, |(_, r)| r.header.solution_limit);
+    for (i, (path, r)) in reports.iter().enumerate() {
+        let h = &r.header;
+        if sharded && i > 0 {
+            // Checked: the same inputs in the same order; records add up per input.
+            for (m, add) in inputs.iter_mut().zip(&h.inputs) {
+                m.records += add.records;
+            }
+        } else {
+            inputs.extend(h.inputs.iter().cloned());
+        }
+        counts += &r.counts;
+        header.threads += h.threads;
+        header.wall_ms = header.wall_ms.max(h.wall_ms);
+        header.wall_ms_sum += h.wall_ms_sum;
+        header.interrupted |= h.interrupted;
+        header.partial |= h.partial;
+        header
+            .missing_shards
+            .extend(h.missing_shards.iter().cloned());
+        header.merged_from.push(path.clone());
+        header.shards.push(h.shard.clone());
+    }
+    header.partial |= !missing.is_empty();
+    header.missing_shards.extend(missing);
+    header.input_bytes = inputs.iter().map(|i| i.bytes).sum();
+    header.inputs = inputs;
+    counts.finish(header.wall_ms);
+    Report { header, counts }
+}
+
+fn shard_of(path: &str, h: &Header) -> Result<Option<Shard>, MergeError> {
+    h.shard
+        .as_deref()
+        .map(|s| {
+            s.parse::<Shard>().map_err(|reason| MergeError::BadShard {
+                path: path.to_string(),
+                shard: s.to_string(),
+                reason,
+            })
+        })
+        .transpose()
+}
+
+/// Checks that the sharded reports are of one run (one `N`, the same inputs, each `K` once)
+/// and returns the shards missing from `1/N … N/N`.
+fn check_shards<C>(
+    reports: &[(String, Report<C>)],
+    shards: &[Shard],
+) -> Result<Vec<String>, MergeError> {
+    let (a, first) = (&reports[0].0, &reports[0].1.header);
+    let n = shards[0].count;
+    let mut seen: Vec<Option<&str>> = vec![None; n as usize];
+    for ((b, r), s) in reports.iter().zip(shards) {
+        let h = &r.header;
+        if s.count != n {
+            return Err(MergeError::ShardCounts {
+                a: a.clone(),
+                sa: shards[0].to_string(),
+                b: b.clone(),
+                sb: s.to_string(),
+            });
+        }
+        if let Some(why) = input_difference(&first.inputs, &h.inputs) {
+            return Err(MergeError::DifferentInputs {
+                a: a.clone(),
+                b: b.clone(),
+                why,
+            });
+        }
+        let slot = &mut seen[s.index as usize - 1];
+        if let Some(other) = slot {
+            return Err(MergeError::SameShard {
+                a: (*other).to_string(),
+                b: b.clone(),
+                shard: s.to_string(),
+            });
+        }
+        *slot = Some(b);
+    }
+    Ok((1..=n)
+        .filter(|k| seen[*k as usize - 1].is_none())
+        .map(|k| format!("{k}/{n}"))
+        .collect())
+}
+
+/// How two input lists differ, in words; `None` when they are the same files (size and
+/// fingerprint, in order).
+fn input_difference(a: &[InputInfo], b: &[InputInfo]) -> Option<String> {
+    if a.len() != b.len() {
+        return Some(format!("{} inputs against {}", a.len(), b.len()));
+    }
+    a.iter().zip(b).find_map(|(x, y)| {
+        if x.bytes != y.bytes {
+            Some(format!(
+                "{} is {} bytes, {} is {} bytes",
+                x.path, x.bytes, y.path, y.bytes
+            ))
+        } else if x.sha256 != y.sha256 {
+            Some(format!(
+                "{} and {} have the same size but different contents",
+                x.path, y.path
+            ))
+        } else {
+            None
+        }
+    })
+}
+
+/// Checks that no two whole runs cover one input (the same fingerprint).
+fn check_disjoint<C>(reports: &[(String, Report<C>)]) -> Result<(), MergeError> {
+    let mut seen: BTreeSet<(u64, &str)> = BTreeSet::new();
+    for (a, ra) in reports {
+        let mine: BTreeSet<(u64, &str)> = ra
+            .header
+            .inputs
+            .iter()
+            .map(|i| (i.bytes, i.sha256.as_str()))
+            .collect();
+        if let Some(shared) = mine.iter().find(|k| seen.contains(*k)) {
+            let (b, input) = reports
+                .iter()
+                .find_map(|(b, rb)| {
+                    rb.header
+                        .inputs
+                        .iter()
+                        .find(|i| (i.bytes, i.sha256.as_str()) == *shared)
+                        .map(|i| (b, i.path.clone()))
+                })
+                .expect("a fingerprint seen belongs to an earlier report");
+            return Err(MergeError::SameInput {
+                a: b.clone(),
+                b: a.clone(),
+                input,
+            });
+        }
+        seen.extend(mine);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{SolveCounts, StatusCounts, Tally};
+
+    fn input(records: u64) -> InputInfo {
+        InputInfo {
+            path: "a.txt".into(),
+            bytes: 100,
+            sha256: "f".repeat(64),
+            layout: "lines".into(),
+            records,
+        }
+    }
+
+    fn shard(times_ns: &[u64], shard: &str) -> (String, Report<SolveCounts>) {
+        let mut tally = Tally::default();
+        for &ns in times_ns {
+            tally.add(ns, u32::from(ns > 5000));
+        }
+        let n = times_ns.len() as u64;
+        let mut header = Header::new("solve", vec![input(n)], Some(shard.into()));
+        header.threads = 2;
+        header.solution_limit = 2;
+        header.wall_ms = n as f64;
+        let counts = SolveCounts {
+            records: n,
+            status: StatusCounts {
+                solved: n,
+                ..StatusCounts::default()
+            },
+            tally,
+            ..SolveCounts::default()
+        };
+        (
+            format!("{}.json", shard.replace('/', "of")),
+            Report::new(header, counts),
+        )
+    }
+
+    #[test]
+    fn merged_percentiles_equal_those_of_the_whole() {
+        let a: Vec<u64> = (1..=300).map(|i| i * 97).collect();
+        let b: Vec<u64> = (1..=700).map(|i| i * 13 + 5).collect();
+        let mut whole = Tally::default();
+        for &ns in a.iter().chain(&b) {
+            whole.add(ns, u32::from(ns > 5000));
+        }
+        // Given out of order: folded in shard order.
+        let m = merge(vec![shard(&b, "2/2"), shard(&a, "1/2")], false).unwrap();
+        assert_eq!(m.counts.rates.latency, whole.latency());
+        assert_eq!(m.counts.records, 1000);
+        assert_eq!(m.header.inputs[0].records, 1000);
+        assert_eq!(m.header.input_bytes, 100);
+        assert_eq!((m.header.wall_ms, m.header.wall_ms_sum), (700.0, 1000.0));
+        assert_eq!(m.header.merged_from, ["1of2.json", "2of2.json"]);
+        assert_eq!(
+            m.counts.rates.guesses_per_puzzle,
+            whole.guesses_per_puzzle()
+        );
+        assert!(!m.header.partial);
+        // The histogram bytes may differ in the header (range after auto-resize); the
+        // counts and what they decode to may not.
+        let (mt, wt) = (m.counts.tally.summary(), whole.summary());
+        assert_eq!(
+            (mt.searched, mt.guesses, mt.no_guess, mt.solve_ns),
+            (wt.searched, wt.guesses, wt.no_guess, wt.solve_ns)
+        );
+    }
+
+    #[test]
+    fn a_report_reads_back_as_it_was_written() {
+        let (_, r) = shard(&[100, 2000, 30_000], "2/3");
+        let text = serde_json::to_string_pretty(&r).unwrap();
+        let back: Report<SolveCounts> = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.header, r.header);
+        assert_eq!(back.counts.status, r.counts.status);
+        assert_eq!(back.counts.rates, r.counts.rates);
+        assert_eq!(back.counts.tally.latency(), r.counts.tally.latency());
+        assert_eq!(serde_json::to_string_pretty(&back).unwrap(), text);
+    }
+
+    #[test]
+    fn a_missing_shard_is_named_unless_partial() {
+        let set = || vec![shard(&[10, 20], "1/3"), shard(&[30], "3/3")];
+        let e = merge(set(), false).unwrap_err().to_string();
+        assert!(e.starts_with("shard 2/3 of a.txt missing"), "{e}");
+        let m = merge(set(), true).unwrap();
+        assert!(m.header.partial);
+        assert_eq!(m.header.missing_shards, ["2/3"]);
+        assert_eq!(m.counts.records, 3);
+    }
+
+    #[test]
+    fn shards_that_do_not_fit_together_are_refused() {
+        let e = |set| merge(set, false).unwrap_err().to_string();
+        let same = e(vec![shard(&[1], "1/2"), shard(&[2], "1/2")]);
+        assert!(same.contains("both shard 1/2"), "{same}");
+        let counts = e(vec![shard(&[1], "1/2"), shard(&[2], "2/3")]);
+        assert!(counts.contains("share N"), "{counts}");
+        let mut other = shard(&[2], "2/2");
+        other.1.header.inputs[0].sha256 = "0".repeat(64);
+        let inputs = e(vec![shard(&[1], "1/2"), other]);
+        assert!(inputs.contains("different inputs"), "{inputs}");
+        let mut whole = shard(&[2], "1/1");
+        whole.1.header.shard = None;
+        let mixed = e(vec![whole.clone(), shard(&[1], "1/2")]);
+        assert!(mixed.contains("is a whole run"), "{mixed}");
+        let twice = e(vec![whole.clone(), whole]);
+        assert!(twice.contains("both cover a.txt"), "{twice}");
+    }
+
+    #[test]
+    fn empty_tallies_merge_to_zero_rates() {
+        let mut r = shard(&[], "1/1");
+        r.1.header.wall_ms = 0.0;
+        let m = merge(vec![r], false).unwrap();
+        let rates = &m.counts.rates;
+        assert_eq!((rates.puzzles_per_s, rates.us_per_puzzle), (0.0, 0.0));
+        assert_eq!(rates.latency, crate::report::Latency::default());
+    }
+}

@@ -1,0 +1,171 @@
+//! The JSON report of a run (`solve --report`, `verify --report`) and of a merge (`report
+//! merge`): one serde type, [`Report`], written by the commands and read back by the merge,
+//! so a renamed field cannot compile on one side and break the other (issue 11).
+//!
+//! A report is a [`Header`] (tool, version, schema version, command, inputs with their size
+//! and content fingerprint, shard, threads, wall time) followed by the command's counts
+//! ([`Counts`]: [`SolveCounts`] or [`crate::verify::report::VerifyCounts`]), flattened into
+//! one JSON object. Counts add (`AddAssign`), so merging the reports of the shards of a run
+//! is a fold ([`mod@merge`]); the figures derived from them (rates, percentiles) are computed
+//! again from the sums ([`Counts::finish`]).
+
+pub mod merge;
+mod solve;
+
+use std::ops::AddAssign;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::input::Finished;
+
+pub use merge::{merge, MergeError};
+pub use solve::{
+    ratio, Latency, RunRates, SolveCounts, SolveReport, Status, StatusCounts, Tally, TallySummary,
+};
+
+/// The version of the report's JSON layout. 2: the shared [`Header`] (`schema_version`,
+/// `sha256` per input, `merged_from`, `shards`, `partial`, `missing_shards`,
+/// `wall_ms_sum`); 1 (no `schema_version` field) is the layout of sudoku-batch 0.1 before it.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// The `tool` field of every report.
+pub const TOOL: &str = "sudoku-batch";
+
+/// One input of a run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputInfo {
+    /// Path as given (`-` for standard input).
+    pub path: String,
+    /// Size of the whole input, bytes (also with `--shard`).
+    pub bytes: u64,
+    /// Content fingerprint: SHA-256 of the whole input's bytes (also with `--shard`), 64
+    /// lower-case hex digits. Two shards' reports belong to one input when size and
+    /// fingerprint agree, whatever the path was on each host. Computed only when a report is
+    /// written ([`crate::input::ReadOptions::hash`]); empty otherwise.
+    pub sha256: String,
+    /// Layout read: `lines` or `csv`.
+    pub layout: String,
+    /// Data records read (of the shard, with `--shard`; summed in a merged report).
+    pub records: u64,
+}
+
+impl InputInfo {
+    /// The entry for input `path`, as its reader `done` describes it, of which `records`
+    /// records were read.
+    pub fn new(path: &str, done: &Finished, records: u64) -> InputInfo {
+        InputInfo {
+            path: path.to_string(),
+            bytes: done.bytes,
+            sha256: done.sha256.clone().unwrap_or_default(),
+            layout: done.layout.to_string(),
+            records,
+        }
+    }
+}
+
+/// The fields every report starts with, whatever the command.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// `sudoku-batch`.
+    pub tool: String,
+    /// Version of the tool that wrote the report (Cargo package version).
+    pub version: String,
+    /// Layout of this JSON ([`SCHEMA_VERSION`]).
+    pub schema_version: u32,
+    /// The command whose counts follow: `solve` or `verify`.
+    pub command: String,
+    /// The inputs, in order.
+    pub inputs: Vec<InputInfo>,
+    /// Total size of the inputs, bytes.
+    pub input_bytes: u64,
+    /// The shard read (`K/N`), or `null` for whole inputs (and for a merged report).
+    pub shard: Option<String>,
+    /// Worker threads (summed over the merged reports).
+    pub threads: usize,
+    /// Solutions are counted up to this many (1 with `solve --first`).
+    pub solution_limit: u32,
+    /// Wall time of the run, milliseconds, monotonic clock. Merged: the largest of the merged
+    /// reports', the makespan when shards ran side by side.
+    pub wall_ms: f64,
+    /// Sum of the wall times of the runs behind the report, milliseconds (machine time);
+    /// equal to `wall_ms` for one run.
+    pub wall_ms_sum: f64,
+    /// Whether the run (any merged run) was interrupted (Ctrl-C, SIGTERM) before the end.
+    pub interrupted: bool,
+    /// The report files merged, in order (shards by `K`); empty for one run.
+    #[serde(default)]
+    pub merged_from: Vec<String>,
+    /// The shard of each merged report, beside `merged_from` (`K/N`, or `null` for a whole run).
+    #[serde(default)]
+    pub shards: Vec<Option<String>>,
+    /// `true` when shards are missing (`report merge --partial`): the counts are not those
+    /// of the whole input.
+    #[serde(default)]
+    pub partial: bool,
+    /// The shards a partial merge lacks (`K/N`).
+    #[serde(default)]
+    pub missing_shards: Vec<String>,
+}
+
+impl Header {
+    /// The header of one run of `command` over `inputs`; the caller sets the run's figures.
+    pub fn new(command: &str, inputs: Vec<InputInfo>, shard: Option<String>) -> Header {
+        Header {
+            tool: TOOL.to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            schema_version: SCHEMA_VERSION,
+            command: command.to_string(),
+            input_bytes: inputs.iter().map(|i| i.bytes).sum(),
+            inputs,
+            shard,
+            threads: 0,
+            solution_limit: 0,
+            wall_ms: 0.0,
+            wall_ms_sum: 0.0,
+            interrupted: false,
+            merged_from: Vec::new(),
+            shards: Vec::new(),
+            partial: false,
+            missing_shards: Vec::new(),
+        }
+    }
+}
+
+/// The counts a command adds to its report: sums over records that add up across shards,
+/// and figures derived from them.
+pub trait Counts:
+    Serialize + DeserializeOwned + Default + Clone + for<'a> AddAssign<&'a Self>
+{
+    /// The `command` of the reports that carry these counts.
+    const COMMAND: &'static str;
+
+    /// Records (rows) counted.
+    fn records(&self) -> u64;
+
+    /// Recomputes the derived figures (rates, percentiles) from the sums and the wall time
+    /// (milliseconds): after a merge, and when a run ends.
+    fn finish(&mut self, wall_ms: f64);
+}
+
+/// A report: the [`Header`] and the command's [`Counts`], flattened into one JSON object.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(bound = "C: Counts")]
+pub struct Report<C> {
+    /// What ran, on what, how long.
+    #[serde(flatten)]
+    pub header: Header,
+    /// What it counted.
+    #[serde(flatten)]
+    pub counts: C,
+}
+
+impl<C: Counts> Report<C> {
+    /// The report of one finished run: derives the rates from `counts` and the header's
+    /// wall time, and sets `wall_ms_sum` to it.
+    pub fn new(mut header: Header, mut counts: C) -> Report<C> {
+        header.wall_ms_sum = header.wall_ms;
+        counts.finish(header.wall_ms);
+        Report { header, counts }
+    }
+}
