@@ -29,8 +29,10 @@
 //! ```
 //!
 //! One file per concern:
-//! - [`source`]: where bytes come from (a read-only memory map, or bytes read from standard
-//!   input, a pipe or a file with `--no-mmap`);
+//! - [`source`]: where bytes come from (a read-only memory map, or a stream: standard input,
+//!   a pipe, `--no-mmap`), compression by content and UTF-16 decoding;
+//! - `blocks`: a stream read in bounded blocks cut at record boundaries, and shards of it;
+//! - `dataset`: the entry point, [`Dataset`];
 //! - [`layout`]: lines or CSV, which field holds the puzzle and the stored solution;
 //! - [`sniff`]: working the layout out from the first lines, the user's options first;
 //! - [`record`]: what a data record is — the one rule used by the readers, the shard ranges
@@ -54,6 +56,8 @@
 //! whole run) and `line` (1-based physical line of the input where the record starts), the
 //! same whether the input is read whole or as a shard.
 
+mod blocks;
+mod dataset;
 pub mod layout;
 pub mod range;
 mod reader;
@@ -64,14 +68,14 @@ pub mod stamp;
 
 use std::io;
 
+pub use blocks::BLOCK;
+pub use dataset::Dataset;
 pub use layout::{Format, Layout, LayoutOptions, PUZZLE_NAMES, SOLUTION_NAMES};
 pub use range::{Shard, ShardRange};
 pub use sniff::detect;
-pub use source::Source;
+pub use source::{Codec, Source};
 
 use crate::grid::{Grid, ParseError};
-use reader::Cursor;
-use stamp::Stamp;
 
 /// Errors that stop a whole input (never a single record).
 #[derive(Debug, thiserror::Error)]
@@ -165,6 +169,10 @@ pub struct ReadOptions {
     pub keep_text: bool,
     /// Compute the SHA-256 of the input's bytes ([`Finished::sha256`]).
     pub hash: bool,
+    /// Bytes per block when a stream is read in blocks (default [`BLOCK`], 1 MiB); a
+    /// block holds at least this many bytes and at least one whole line. Tests make it
+    /// small to cut inputs into many blocks.
+    pub block: usize,
 }
 
 impl Default for ReadOptions {
@@ -175,6 +183,7 @@ impl Default for ReadOptions {
             shard: None,
             keep_text: false,
             hash: false,
+            block: BLOCK,
         }
     }
 }
@@ -182,191 +191,31 @@ impl Default for ReadOptions {
 /// What a command reports about one input once it has been read ([`Dataset::finish`]).
 #[derive(Clone, Debug)]
 pub struct Finished {
-    /// Size of the input, bytes.
+    /// Size of the input as stored (compressed), bytes; 0 when unknown (standard input, a
+    /// pipe).
     pub bytes: u64,
     /// `lines` or `csv` ([`Layout::name`]).
     pub layout: &'static str,
+    /// How the input was compressed ([`Codec::name`]: `none`, `gzip`, `zstd`, ...).
+    pub codec: &'static str,
     /// The number the first record of the run's next input gets: after all of this input's
     /// records, also when only a shard of it was read.
     pub next_record: u64,
-    /// SHA-256 of the input's bytes, lowercase hex, when [`ReadOptions::hash`] asked for it.
+    /// SHA-256 of the input's bytes (decompressed, and transcoded from UTF-16), lowercase
+    /// hex, when [`ReadOptions::hash`] asked for it and the input was read to its end.
     pub sha256: Option<String>,
-}
-
-/// One input being read: its bytes, its layout and a cursor over its records (see the
-/// module documentation for the sequence of calls).
-pub struct Dataset {
-    path: String,
-    source: Source,
-    layout: Layout,
-    /// Size and time before the map was made, for the change check (mapped files only).
-    stamp: Option<Stamp>,
-    cursor: Cursor,
-    /// One past the last byte this dataset reads (the end of its shard).
-    end: usize,
-    /// Records of the whole input before the first one read (a shard's offset).
-    skipped_records: u64,
-    /// The number of the input's first record ([`Dataset::number_from`]).
-    base: u64,
-    shard: Option<Shard>,
-    hash: bool,
-}
-
-impl Dataset {
-    /// Opens `path` (`-` = standard input), reads what is needed to work out its layout and
-    /// places the cursor at its first record (of the shard, with one). Regular files are
-    /// memory-mapped when `opts.mmap` is true; everything else is read.
-    ///
-    /// # Errors
-    /// [`InputError::Io`] when the input cannot be opened or read, [`InputError::Directory`]
-    /// for a directory, [`InputError::Layout`] when the layout cannot be worked out or does
-    /// not fit the options.
-    pub fn open(path: &str, opts: &ReadOptions) -> Result<Dataset, InputError> {
-        let stamp = Stamp::of(path);
-        let source = source::open(path, opts.mmap)?;
-        let stamp = stamp.filter(|_| matches!(source, Source::Mapped(_)));
-        Dataset::new(path, source, stamp, opts)
-    }
-
-    /// A dataset over `bytes` already in memory, named `path` in messages (for tests and
-    /// fuzzing: the same readers as [`Dataset::open`]).
-    ///
-    /// # Errors
-    /// [`InputError::Layout`] as for [`Dataset::open`].
-    pub fn from_bytes(
-        path: &str,
-        bytes: Vec<u8>,
-        opts: &ReadOptions,
-    ) -> Result<Dataset, InputError> {
-        Dataset::new(path, Source::Owned(bytes), None, opts)
-    }
-
-    fn new(
-        path: &str,
-        source: Source,
-        stamp: Option<Stamp>,
-        opts: &ReadOptions,
-    ) -> Result<Dataset, InputError> {
-        let source = source::decode_utf16(source);
-        let bytes = source.bytes();
-        let layout =
-            detect(bytes, &opts.layout).map_err(|reason| InputError::layout(path, reason))?;
-        let range = match opts.shard {
-            Some(s) => range::range(bytes, &layout, s),
-            None => ShardRange::whole(bytes, &layout),
-        };
-        let cursor = Cursor::new(
-            &layout,
-            range.start,
-            range.first_line,
-            range.first_record,
-            opts.keep_text,
-        );
-        Ok(Dataset {
-            path: path.to_string(),
-            end: range.end,
-            skipped_records: range.first_record,
-            base: 0,
-            source,
-            layout,
-            stamp,
-            cursor,
-            shard: opts.shard,
-            hash: opts.hash,
-        })
-    }
-
-    /// Numbers this input's records from `first_record` (the count of the run's earlier
-    /// inputs' records; a shard adds the records of the input before it). Call it before
-    /// the first [`Dataset::fill`].
-    pub fn number_from(&mut self, first_record: u64) {
-        self.base = first_record;
-        self.cursor
-            .set_next_record(first_record + self.skipped_records);
-    }
-
-    /// The path as given (`-` for standard input).
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-
-    /// The input's layout, as detected or chosen.
-    pub fn layout(&self) -> &Layout {
-        &self.layout
-    }
-
-    /// Size of the input, bytes (for a progress bar over [`Dataset::consumed`]).
-    pub fn len(&self) -> u64 {
-        self.source.bytes().len() as u64
-    }
-
-    /// Whether the input has no bytes at all.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Clears `out` and fills it with up to `max` records, in input order. An empty `out`
-    /// means the end of the input (or of its shard).
-    ///
-    /// # Errors
-    /// [`InputError::Csv`] when the CSV reader fails; bad records are records with an error.
-    pub fn fill(&mut self, out: &mut Vec<RawRecord>, max: usize) -> Result<(), InputError> {
-        out.clear();
-        let block = &self.source.bytes()[..self.end];
-        self.cursor
-            .fill(block, out, max)
-            .map_err(|source| InputError::Csv {
-                path: self.path.clone(),
-                line: source.position().map_or(0, csv::Position::line),
-                source,
-            })
-    }
-
-    /// Bytes of the input consumed so far (for a progress bar).
-    pub fn consumed(&self) -> u64 {
-        self.cursor.pos() as u64
-    }
-
-    /// The number the next record will get.
-    pub fn next_record(&self) -> u64 {
-        self.cursor.next_record()
-    }
-
-    /// Ends the reading: checks that a memory-mapped file did not change while it was
-    /// read, and says what the report needs. The map stays alive until the dataset is
-    /// dropped (a caller may drop it beside other work).
-    ///
-    /// # Errors
-    /// [`InputError::Changed`] when the file changed size or time while it was mapped.
-    pub fn finish(&mut self) -> Result<Finished, InputError> {
-        if let Some(why) = self.stamp.and_then(|s| s.changed(&self.path)) {
-            return Err(InputError::Changed {
-                path: self.path.clone(),
-                why,
-            });
-        }
-        let bytes = self.source.bytes();
-        // A shard numbers the next input's records after all of this input's, as the whole
-        // run does.
-        let next_record = match self.shard {
-            None => self.cursor.next_record(),
-            Some(_) => self.base + range::total_records(bytes, &self.layout),
-        };
-        Ok(Finished {
-            bytes: self.len(),
-            layout: self.layout.name(),
-            next_record,
-            sha256: self.hash.then(|| sha256_hex(bytes)),
-        })
-    }
 }
 
 /// SHA-256 of `bytes`, lowercase hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(64);
-    for b in digest {
+    hex(&Sha256::digest(bytes))
+}
+
+/// `bytes` in lowercase hex.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(2 * bytes.len());
+    for b in bytes {
         out.push_str(&format!("{b:02x}"));
     }
     out

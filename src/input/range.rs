@@ -130,7 +130,7 @@ fn body_start(bytes: &[u8], layout: &Layout) -> usize {
 }
 
 /// `pos` if a line starts there (or it is the end), else the start of the next line.
-fn next_line_start(bytes: &[u8], pos: usize) -> usize {
+pub(crate) fn next_line_start(bytes: &[u8], pos: usize) -> usize {
     if pos == 0 || pos >= bytes.len() || bytes[pos - 1] == b'\n' {
         return pos.min(bytes.len());
     }
@@ -147,7 +147,9 @@ fn is_data_line(line: &[u8], layout: &Layout) -> bool {
     }
 }
 
-fn count_records(bytes: &[u8], layout: &Layout) -> u64 {
+/// Data records whose line starts in `bytes` (a `memchr` line scan; `bytes` starts at a
+/// line start).
+pub(crate) fn count_records(bytes: &[u8], layout: &Layout) -> u64 {
     let mut n = 0;
     let mut pos = 0;
     while pos < bytes.len() {

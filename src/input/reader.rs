@@ -80,6 +80,30 @@ impl Cursor {
         }
     }
 
+    /// Moves to byte `pos` of the current block (or of a new block), lines and records
+    /// counted on.
+    pub(crate) fn set_pos(&mut self, pos: usize) {
+        match self {
+            Cursor::Lines(c) => c.pos = pos,
+            Cursor::Csv(c) => c.pos = pos,
+        }
+    }
+
+    /// Counts `lines` physical lines and `records` records as passed without reading them
+    /// (the part of a stream before a shard).
+    pub(crate) fn skip(&mut self, lines: u64, records: u64) {
+        match self {
+            Cursor::Lines(c) => {
+                c.line += lines;
+                c.record += records;
+            }
+            Cursor::Csv(c) => {
+                c.line += lines;
+                c.record += records;
+            }
+        }
+    }
+
     /// The number the next record will get.
     pub(crate) fn next_record(&self) -> u64 {
         match self {

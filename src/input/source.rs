@@ -1,28 +1,123 @@
-//! Where the bytes of an input come from: a read-only memory map of a regular file, or bytes
-//! read from standard input, a pipe, a special file or (with `--no-mmap`) a file.
+//! Where the bytes of an input come from: a read-only memory map of a plain regular file, or
+//! a stream read in bounded blocks (standard input, pipes, `--no-mmap`, compressed inputs,
+//! UTF-16 text).
+//!
+//! **Compression is recognised by content, not by name**: the first bytes of the input are
+//! matched against the magic numbers of gzip (multi-member too), zstd (multi-frame too), xz,
+//! bzip2 (multi-stream too) and zip (a one-member archive). A compressed input is decoded on
+//! its own thread ([`Codec`]), beside the workers that solve, and handed over through a
+//! bounded channel, so decompression never holds the records back and memory stays bounded.
+//!
+//! **Text encodings**: UTF-8 and ASCII are read as they are (a UTF-8 byte-order mark is left
+//! for the readers to skip). UTF-16 with a byte-order mark (`FF FE` or `FE FF`, Excel's
+//! "Unicode Text") is transcoded to UTF-8 as it is read ([`Utf16Reader`]).
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, BufReader, Read};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::Arc;
 
 use super::InputError;
 
-/// The bytes of one input: a read-only memory map or an owned buffer.
+/// Bytes handed over from a decoder thread at a time.
+const PIECE: usize = 256 * 1024;
+/// Pieces a decoder thread may run ahead of the reader (so at most 1 MiB in flight).
+const PIECES_AHEAD: usize = 4;
+
+/// How an input is compressed, recognised by its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Codec {
+    /// Not compressed.
+    Plain,
+    /// gzip (`1F 8B`), every member in turn.
+    Gzip,
+    /// Zstandard (`28 B5 2F FD`), every frame in turn.
+    Zstd,
+    /// xz (`FD 37 7A 58 5A 00`), every stream in turn.
+    Xz,
+    /// bzip2 (`BZh`), every stream in turn.
+    Bzip2,
+    /// A zip archive (`PK 03 04`) holding exactly one member.
+    Zip,
+}
+
+impl Codec {
+    /// The codec whose magic number starts `head`.
+    pub fn sniff(head: &[u8]) -> Codec {
+        if head.starts_with(&[0x1F, 0x8B]) {
+            Codec::Gzip
+        } else if head.starts_with(&[0x28, 0xB5, 0x2F, 0xFD]) {
+            Codec::Zstd
+        } else if head.starts_with(&[0xFD, b'7', b'z', b'X', b'Z', 0x00]) {
+            Codec::Xz
+        } else if head.starts_with(b"BZh") {
+            Codec::Bzip2
+        } else if head.starts_with(b"PK\x03\x04") {
+            Codec::Zip
+        } else {
+            Codec::Plain
+        }
+    }
+
+    /// The name reports use: `none`, `gzip`, `zstd`, `xz`, `bzip2` or `zip`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Codec::Plain => "none",
+            Codec::Gzip => "gzip",
+            Codec::Zstd => "zstd",
+            Codec::Xz => "xz",
+            Codec::Bzip2 => "bzip2",
+            Codec::Zip => "zip",
+        }
+    }
+}
+
+/// The bytes of one input.
 pub enum Source {
-    /// A memory-mapped regular file.
+    /// A memory-mapped plain regular file, read as one block.
     Mapped(memmap2::Mmap),
-    /// Bytes read into memory (stdin, pipes, `--no-mmap`, files that cannot be mapped).
+    /// Bytes already in memory (tests, fuzzing), read as one block.
     Owned(Vec<u8>),
+    /// Decoded bytes read in bounded blocks.
+    Stream(Stream),
 }
 
 impl Source {
-    /// The whole input.
+    /// The bytes of a one-block source (a map, bytes in memory); empty for a stream, which
+    /// is read through [`Stream::reader`].
     pub fn bytes(&self) -> &[u8] {
         match self {
             Source::Mapped(m) => m,
             Source::Owned(v) => v,
+            Source::Stream(_) => &[],
         }
     }
+}
+
+/// A stream of decoded input bytes, and how much of the input itself has been read.
+pub struct Stream {
+    /// The decoded bytes (decompressed, UTF-16 transcoded).
+    pub reader: Box<dyn Read + Send>,
+    /// Bytes of the input as stored (compressed) read so far.
+    pub read: Arc<AtomicU64>,
+    /// Whether the input is a regular file that can be opened again (for a `--shard` of a
+    /// stream, which needs the decoded length first).
+    pub reopenable: bool,
+}
+
+/// An opened input: its bytes, its codec, its size as stored (`None` for a pipe) and whether
+/// it is UTF-16 text.
+pub struct Opened {
+    /// The bytes.
+    pub source: Source,
+    /// How it is compressed.
+    pub codec: Codec,
+    /// Size of the input as stored, bytes, when known.
+    pub len: Option<u64>,
+    /// The text was UTF-16 and is transcoded.
+    pub utf16: bool,
 }
 
 /// Maps `file` read-only.
@@ -43,21 +138,51 @@ pub unsafe fn map_file(file: &File) -> io::Result<memmap2::Mmap> {
     Ok(map)
 }
 
-/// Opens `path` (`-` = stdin). Regular files are mapped when `mmap` is true; everything
-/// else, and any file the kernel will not map, is read into memory.
+/// Counts the bytes read through it (for the progress bar of a stream).
+struct Counting<R> {
+    inner: R,
+    read: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+impl<R: io::Seek> io::Seek for Counting<R> {
+    fn seek(&mut self, pos: io::SeekFrom) -> io::Result<u64> {
+        self.inner.seek(pos)
+    }
+}
+
+/// Reads up to `n` bytes from the start of `r` (fewer only at its end).
+fn head(r: &mut dyn Read, n: usize) -> io::Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(n);
+    r.take(n as u64).read_to_end(&mut head)?;
+    Ok(head)
+}
+
+/// Opens `path` (`-` = standard input). A plain regular file is mapped when `mmap` is true;
+/// everything else, and any file the kernel will not map, is a [`Stream`].
 ///
 /// # Errors
-/// [`InputError::Io`] when the file cannot be opened or read, [`InputError::Directory`]
+/// [`InputError::Io`] when the input cannot be opened or read, [`InputError::Directory`]
 /// for a directory.
-pub fn open(path: &str, mmap: bool) -> Result<Source, InputError> {
+pub fn open(path: &str, mmap: bool) -> Result<Opened, InputError> {
     let io_err = |source| InputError::Io {
         path: path.to_string(),
         source,
     };
+    let read = Arc::new(AtomicU64::new(0));
     if path == "-" {
-        let mut buf = Vec::new();
-        io::stdin().lock().read_to_end(&mut buf).map_err(io_err)?;
-        return Ok(Source::Owned(buf));
+        let stdin = Counting {
+            inner: io::stdin(),
+            read: Arc::clone(&read),
+        };
+        return stream(Box::new(stdin), None, read, false).map_err(io_err);
     }
     let meta = std::fs::metadata(Path::new(path)).map_err(io_err)?;
     if meta.is_dir() {
@@ -66,28 +191,221 @@ pub fn open(path: &str, mmap: bool) -> Result<Source, InputError> {
         });
     }
     let mut file = File::open(path).map_err(io_err)?;
-    if mmap && meta.is_file() && meta.len() > 0 {
-        // SAFETY: we only read the map. A file changed under us by another process can
-        // give wrong records or SIGBUS; README documents this and offers --no-mmap.
-        if let Ok(map) = unsafe { map_file(&file) } {
-            return Ok(Source::Mapped(map));
+    if meta.is_file() {
+        let head = head(&mut file, 8).map_err(io_err)?;
+        let plain = Codec::sniff(&head) == Codec::Plain && !is_utf16(&head);
+        if mmap && plain && meta.len() > 0 {
+            // SAFETY: we only read the map. A file changed under us by another process can
+            // give wrong records or SIGBUS; README documents this and offers --no-mmap.
+            if let Ok(map) = unsafe { map_file(&file) } {
+                return Ok(Opened {
+                    source: Source::Mapped(map),
+                    codec: Codec::Plain,
+                    len: Some(meta.len()),
+                    utf16: false,
+                });
+            }
         }
+        io::Seek::rewind(&mut file).map_err(io_err)?;
+        let file = Counting {
+            inner: file,
+            read: Arc::clone(&read),
+        };
+        return stream(Box::new(file), Some(meta.len()), read, true).map_err(io_err);
     }
-    let mut buf = Vec::with_capacity(meta.len() as usize);
-    file.read_to_end(&mut buf).map_err(io_err)?;
-    Ok(Source::Owned(buf))
+    let pipe = Counting {
+        inner: file,
+        read: Arc::clone(&read),
+    };
+    stream(Box::new(pipe), None, read, false).map_err(io_err)
 }
 
-/// `source` as UTF-8 when it is UTF-16 text (a byte-order mark `FF FE` or `FE FF`, as Excel's
-/// "Unicode Text" writes), else `source` unchanged. The decoded text has no byte-order mark;
-/// a malformed code unit becomes U+FFFD, which makes its record invalid, not the input.
-pub fn decode_utf16(source: Source) -> Source {
-    let bytes = source.bytes();
-    match encoding_rs::Encoding::for_bom(bytes) {
-        Some((enc, _)) if enc != encoding_rs::UTF_8 => {
-            let (text, _) = enc.decode_with_bom_removal(bytes);
-            Source::Owned(text.into_owned().into_bytes())
+/// Whether `head` starts with a UTF-16 byte-order mark.
+fn is_utf16(head: &[u8]) -> bool {
+    head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF])
+}
+
+/// `raw` as a stream of decoded bytes: decompressed on a thread of its own when its first
+/// bytes name a codec, then transcoded when it is UTF-16.
+fn stream(
+    mut raw: Box<dyn Read + Send>,
+    len: Option<u64>,
+    read: Arc<AtomicU64>,
+    reopenable: bool,
+) -> io::Result<Opened> {
+    let magic = head(&mut raw, 8)?;
+    let codec = Codec::sniff(&magic);
+    let raw: Box<dyn Read + Send> = Box::new(io::Cursor::new(magic).chain(raw));
+    let mut decoded: Box<dyn Read + Send> = match codec {
+        Codec::Plain => raw,
+        _ => Box::new(spawn_decoder(codec, raw)?),
+    };
+    let bom = head(&mut decoded, 2)?;
+    let utf16 = is_utf16(&bom);
+    let decoded: Box<dyn Read + Send> = Box::new(io::Cursor::new(bom).chain(decoded));
+    let reader: Box<dyn Read + Send> = if utf16 {
+        Box::new(Utf16Reader::new(decoded))
+    } else {
+        decoded
+    };
+    Ok(Opened {
+        source: Source::Stream(Stream {
+            reader,
+            read,
+            reopenable,
+        }),
+        codec,
+        len,
+        utf16,
+    })
+}
+
+/// Reads the decoded bytes of a compressed input that a decoder thread sends, in order. The
+/// thread ends with an empty piece; a channel closed without it (the thread died) is an error,
+/// never a silent end of the input.
+struct Decoded {
+    rx: Receiver<io::Result<Vec<u8>>>,
+    piece: Vec<u8>,
+    pos: usize,
+    done: bool,
+}
+
+impl Read for Decoded {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.pos == self.piece.len() {
+            if self.done {
+                return Ok(0);
+            }
+            match self.rx.recv() {
+                Ok(Ok(piece)) => {
+                    self.done = piece.is_empty();
+                    self.piece = piece;
+                    self.pos = 0;
+                }
+                Ok(Err(e)) => return Err(e),
+                Err(_) => return Err(io::Error::other("the decompression thread stopped")),
+            }
         }
-        _ => source,
+        let n = buf.len().min(self.piece.len() - self.pos);
+        buf[..n].copy_from_slice(&self.piece[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+/// Starts a thread that decompresses `raw` with `codec` and sends the bytes in pieces of
+/// [`PIECE`] bytes, at most [`PIECES_AHEAD`] ahead of the reader.
+fn spawn_decoder(codec: Codec, raw: Box<dyn Read + Send>) -> io::Result<Decoded> {
+    let (tx, rx) = sync_channel(PIECES_AHEAD);
+    std::thread::Builder::new()
+        .name(format!("{}-decoder", codec.name()))
+        .spawn(move || {
+            // An empty piece ends the input; a send fails only when the reader is gone.
+            let _ = tx.send(decode(codec, raw, &tx).map(|()| Vec::new()));
+        })?;
+    Ok(Decoded {
+        rx,
+        piece: Vec::new(),
+        pos: 0,
+        done: false,
+    })
+}
+
+/// Decompresses `raw` into `tx` (the caller sends the empty piece that ends it).
+fn decode(
+    codec: Codec,
+    raw: Box<dyn Read + Send>,
+    tx: &SyncSender<io::Result<Vec<u8>>>,
+) -> io::Result<()> {
+    let raw = BufReader::with_capacity(64 * 1024, raw);
+    match codec {
+        Codec::Plain => pump(raw, tx),
+        Codec::Gzip => pump(flate2::bufread::MultiGzDecoder::new(raw), tx),
+        Codec::Zstd => pump(zstd::stream::read::Decoder::with_buffer(raw)?, tx),
+        Codec::Xz => pump(liblzma::bufread::XzDecoder::new_multi_decoder(raw), tx),
+        Codec::Bzip2 => pump(bzip2::bufread::MultiBzDecoder::new(raw), tx),
+        Codec::Zip => {
+            let mut raw = raw;
+            let zip_err = |e: zip::result::ZipError| io::Error::new(io::ErrorKind::InvalidData, e);
+            let member = zip::read::read_zipfile_from_stream(&mut raw)
+                .map_err(zip_err)?
+                .ok_or_else(|| {
+                    io::Error::new(io::ErrorKind::InvalidData, "an empty zip archive")
+                })?;
+            pump(member, tx)?;
+            if zip::read::read_zipfile_from_stream(&mut raw)
+                .map_err(zip_err)?
+                .is_some()
+            {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "a zip archive of several members: only a one-member zip is read; unzip it \
+                     and name the member",
+                ));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Sends the bytes of `r` in pieces of [`PIECE`] bytes.
+fn pump<R: Read>(mut r: R, tx: &SyncSender<io::Result<Vec<u8>>>) -> io::Result<()> {
+    loop {
+        let piece = head(&mut r, PIECE)?;
+        // Stop at the end, or when the reader is gone (the run stopped).
+        if piece.is_empty() || tx.send(Ok(piece)).is_err() {
+            return Ok(());
+        }
+    }
+}
+
+/// Transcodes UTF-16 text (with its byte-order mark) to UTF-8 as it is read.
+pub struct Utf16Reader<R> {
+    inner: R,
+    decoder: encoding_rs::Decoder,
+    input: Vec<u8>,
+    output: Vec<u8>,
+    pos: usize,
+    eof: bool,
+}
+
+impl<R: Read> Utf16Reader<R> {
+    /// A reader of the UTF-8 text of `inner`, whose byte-order mark names the UTF-16 flavour.
+    pub fn new(inner: R) -> Utf16Reader<R> {
+        Utf16Reader {
+            inner,
+            // BOM sniffing: the BOM picks little- or big-endian and is removed.
+            decoder: encoding_rs::UTF_16LE.new_decoder(),
+            input: Vec::new(),
+            output: Vec::new(),
+            pos: 0,
+            eof: false,
+        }
+    }
+}
+
+impl<R: Read> Read for Utf16Reader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while self.pos == self.output.len() {
+            if self.eof {
+                return Ok(0);
+            }
+            self.input = head(&mut self.inner, 64 * 1024)?;
+            self.eof = self.input.is_empty();
+            let room = self
+                .decoder
+                .max_utf8_buffer_length(self.input.len())
+                .unwrap_or(4 * self.input.len() + 16);
+            self.output.resize(room, 0);
+            let (_, _, written, _) =
+                self.decoder
+                    .decode_to_utf8(&self.input, &mut self.output, self.eof);
+            self.output.truncate(written);
+            self.pos = 0;
+        }
+        let n = buf.len().min(self.output.len() - self.pos);
+        buf[..n].copy_from_slice(&self.output[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
     }
 }

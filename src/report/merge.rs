@@ -352,6 +352,7 @@ mod tests {
             bytes: 100,
             sha256: "f".repeat(64),
             layout: "lines".into(),
+            codec: "none".into(),
             records,
         }
     }

@@ -37,7 +37,8 @@ pub const TOOL: &str = "sudoku-batch";
 pub struct InputInfo {
     /// Path as given (`-` for standard input).
     pub path: String,
-    /// Size of the whole input, bytes (also with `--shard`).
+    /// Size of the whole input as stored (compressed), bytes, also with `--shard`; 0 when
+    /// unknown (standard input, a pipe).
     pub bytes: u64,
     /// Content fingerprint: SHA-256 of the whole input's bytes (also with `--shard`), 64
     /// lower-case hex digits. Two shards' reports belong to one input when size and
@@ -46,6 +47,10 @@ pub struct InputInfo {
     pub sha256: String,
     /// Layout read: `lines` or `csv`.
     pub layout: String,
+    /// How the input was compressed: `none`, `gzip`, `zstd`, `xz`, `bzip2` or `zip` (empty
+    /// in a report written before codecs were named).
+    #[serde(default)]
+    pub codec: String,
     /// Data records read (of the shard, with `--shard`; summed in a merged report).
     pub records: u64,
 }
@@ -59,6 +64,7 @@ impl InputInfo {
             bytes: done.bytes,
             sha256: done.sha256.clone().unwrap_or_default(),
             layout: done.layout.to_string(),
+            codec: done.codec.to_string(),
             records,
         }
     }

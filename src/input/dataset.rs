@@ -1,0 +1,316 @@
+//! [`Dataset`]: the entry point every command reads its inputs through (see the module
+//! documentation of [`super`] for the sequence of calls).
+
+use super::blocks::Blocks;
+use super::range::{self, Shard, ShardRange};
+use super::reader::Cursor;
+use super::source::{self, Codec, Source};
+use super::stamp::Stamp;
+use super::{detect, Finished, InputError, Layout, RawRecord, ReadOptions};
+
+/// The bytes a dataset reads: one block (a memory map, or bytes in memory), or a stream read
+/// in bounded blocks.
+enum Body {
+    /// One block; `end` is one past the last byte read (the end of the shard).
+    Whole { source: Source, end: usize },
+    /// Bounded blocks of a stream.
+    Blocks(Box<Blocks>),
+}
+
+/// One input being read: its bytes, its layout and a cursor over its records.
+pub struct Dataset {
+    path: String,
+    body: Body,
+    layout: Layout,
+    codec: Codec,
+    /// Size of the input as stored, bytes, when known.
+    len: Option<u64>,
+    /// Size and time before the map was made, for the change check (mapped files only).
+    stamp: Option<Stamp>,
+    cursor: Cursor,
+    /// Records of the whole input before the first one read (a shard's offset).
+    skipped_records: u64,
+    /// The number of the input's first record ([`Dataset::number_from`]).
+    base: u64,
+    shard: Option<Shard>,
+    hash: bool,
+}
+
+impl Dataset {
+    /// Opens `path` (`-` = standard input), reads what is needed to work out its layout and
+    /// places the cursor at its first record (of the shard, with one). A plain regular file
+    /// is memory-mapped when `opts.mmap` is true; anything else (standard input, a pipe,
+    /// `--no-mmap`, a compressed or UTF-16 input) is read in bounded blocks.
+    ///
+    /// # Errors
+    /// [`InputError::Io`] when the input cannot be opened or read, [`InputError::Directory`]
+    /// for a directory, [`InputError::Layout`] when the layout cannot be worked out or does
+    /// not fit the options (or a shard is asked of standard input or a pipe).
+    pub fn open(path: &str, opts: &ReadOptions) -> Result<Dataset, InputError> {
+        let stamp = Stamp::of(path);
+        let opened = source::open(path, opts.mmap)?;
+        let stamp = stamp.filter(|_| matches!(opened.source, Source::Mapped(_)));
+        let source::Opened {
+            source,
+            codec,
+            len,
+            utf16,
+        } = opened;
+        let mut data = Dataset::new(path, source, codec, len, stamp, opts)?;
+        if let (Some(shard), Body::Blocks(blocks)) = (opts.shard, &mut data.body) {
+            if !blocks.stream.reopenable {
+                return Err(InputError::layout(
+                    path,
+                    "--shard needs a file: standard input or a pipe cannot be cut into byte \
+                     ranges without reading it twice; save it to a file first"
+                        .to_string(),
+                ));
+            }
+            let total = match (codec, utf16, len) {
+                (Codec::Plain, false, Some(len)) => len,
+                _ => decoded_len(path)?,
+            };
+            let body = data.cursor.pos() as u64;
+            let cut = |i: u32| {
+                let share = u128::from(total.saturating_sub(body)) * u128::from(i)
+                    / u128::from(shard.count.max(1));
+                body + share as u64
+            };
+            let from = if shard.index <= 1 {
+                body
+            } else {
+                cut(shard.index - 1)
+            };
+            let to = if shard.index >= shard.count {
+                u64::MAX
+            } else {
+                cut(shard.index)
+            };
+            blocks.set_shard(from, to);
+        }
+        Ok(data)
+    }
+
+    /// A dataset over `bytes` already in memory, named `path` in messages (for tests and
+    /// fuzzing: the same readers as [`Dataset::open`]).
+    ///
+    /// # Errors
+    /// [`InputError::Layout`] as for [`Dataset::open`].
+    pub fn from_bytes(
+        path: &str,
+        bytes: Vec<u8>,
+        opts: &ReadOptions,
+    ) -> Result<Dataset, InputError> {
+        let len = Some(bytes.len() as u64);
+        Dataset::new(path, Source::Owned(bytes), Codec::Plain, len, None, opts)
+    }
+
+    fn new(
+        path: &str,
+        source: Source,
+        codec: Codec,
+        len: Option<u64>,
+        stamp: Option<Stamp>,
+        opts: &ReadOptions,
+    ) -> Result<Dataset, InputError> {
+        let io_err = |source| InputError::Io {
+            path: path.to_string(),
+            source,
+        };
+        let (body, layout, range) = match source {
+            Source::Stream(stream) => {
+                // The layout is worked out on the first block; CSV cuts need it, so the
+                // first block is cut outside quotes in case the input is CSV.
+                let blocks = Blocks::new(stream, opts.block, opts.hash).map_err(io_err)?;
+                let first = blocks.block();
+                let layout = detect(first, &opts.layout)
+                    .map_err(|reason| InputError::layout(path, reason))?;
+                let range = ShardRange::whole(first, &layout);
+                (Body::Blocks(Box::new(blocks)), layout, range)
+            }
+            source => {
+                let bytes = source.bytes();
+                let layout = detect(bytes, &opts.layout)
+                    .map_err(|reason| InputError::layout(path, reason))?;
+                let range = match opts.shard {
+                    Some(s) => range::range(bytes, &layout, s),
+                    None => ShardRange::whole(bytes, &layout),
+                };
+                let end = range.end;
+                (Body::Whole { source, end }, layout, range)
+            }
+        };
+        let mut body = body;
+        if let (Body::Blocks(b), Layout::Lines { .. }) = (&mut body, &layout) {
+            b.set_quotes(false);
+        }
+        let cursor = Cursor::new(
+            &layout,
+            range.start,
+            range.first_line,
+            range.first_record,
+            opts.keep_text,
+        );
+        Ok(Dataset {
+            path: path.to_string(),
+            skipped_records: range.first_record,
+            base: 0,
+            body,
+            layout,
+            codec,
+            len,
+            stamp,
+            cursor,
+            shard: opts.shard,
+            hash: opts.hash,
+        })
+    }
+
+    /// Numbers this input's records from `first_record` (the count of the run's earlier
+    /// inputs' records; a shard adds the records of the input before it). Call it before
+    /// the first [`Dataset::fill`].
+    pub fn number_from(&mut self, first_record: u64) {
+        self.base = first_record;
+        self.cursor
+            .set_next_record(first_record + self.skipped_records);
+    }
+
+    /// The path as given (`-` for standard input).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The input's layout, as detected or chosen.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// How the input is compressed.
+    pub fn codec(&self) -> Codec {
+        self.codec
+    }
+
+    /// Size of the input as stored (compressed), bytes; 0 when unknown (standard input, a
+    /// pipe). For a progress bar over [`Dataset::consumed`].
+    pub fn len(&self) -> u64 {
+        self.len.unwrap_or(0)
+    }
+
+    /// Whether the input is known to have no bytes at all.
+    pub fn is_empty(&self) -> bool {
+        self.len == Some(0)
+    }
+
+    /// Clears `out` and fills it with up to `max` records, in input order. An empty `out`
+    /// means the end of the input (or of its shard).
+    ///
+    /// # Errors
+    /// [`InputError::Csv`] when the CSV reader fails, [`InputError::Io`] when a stream cannot
+    /// be read or decompressed; bad records are records with an error.
+    pub fn fill(&mut self, out: &mut Vec<RawRecord>, max: usize) -> Result<(), InputError> {
+        out.clear();
+        let csv_err = |path: &str, source: csv::Error| InputError::Csv {
+            path: path.to_string(),
+            line: source.position().map_or(0, csv::Position::line),
+            source,
+        };
+        match &mut self.body {
+            Body::Whole { source, end } => {
+                let block = &source.bytes()[..*end];
+                self.cursor
+                    .fill(block, out, max)
+                    .map_err(|e| csv_err(&self.path, e))
+            }
+            Body::Blocks(blocks) => loop {
+                let stop = blocks.clip(&mut self.cursor, &self.layout);
+                self.cursor
+                    .fill(&blocks.block()[..stop], out, max)
+                    .map_err(|e| csv_err(&self.path, e))?;
+                if out.len() >= max || blocks.done || blocks.at_eof() {
+                    return Ok(());
+                }
+                let used = self.cursor.pos();
+                blocks.advance(used).map_err(|source| InputError::Io {
+                    path: self.path.clone(),
+                    source,
+                })?;
+                self.cursor.set_pos(0);
+            },
+        }
+    }
+
+    /// Bytes of the input as stored consumed so far (for a progress bar over
+    /// [`Dataset::len`]).
+    pub fn consumed(&self) -> u64 {
+        match &self.body {
+            Body::Whole { .. } => self.cursor.pos() as u64,
+            Body::Blocks(b) => b.stream.read.load(std::sync::atomic::Ordering::Relaxed),
+        }
+    }
+
+    /// The number the next record will get.
+    pub fn next_record(&self) -> u64 {
+        self.cursor.next_record()
+    }
+
+    /// Ends the reading: checks that a memory-mapped file did not change while it was
+    /// read, and says what the report needs. The map stays alive until the dataset is
+    /// dropped (a caller may drop it beside other work). For a shard of a stream, the rest
+    /// of the stream is read to count its records.
+    ///
+    /// # Errors
+    /// [`InputError::Changed`] when the file changed size or time while it was mapped;
+    /// [`InputError::Io`] when the rest of a stream cannot be read.
+    pub fn finish(&mut self) -> Result<Finished, InputError> {
+        if let Some(why) = self.stamp.and_then(|s| s.changed(&self.path)) {
+            return Err(InputError::Changed {
+                path: self.path.clone(),
+                why,
+            });
+        }
+        let (next_record, sha256) = match &mut self.body {
+            Body::Whole { source, .. } => {
+                let bytes = source.bytes();
+                // A shard numbers the next input's records after all of this input's, as
+                // the whole run does.
+                let next = match self.shard {
+                    None => self.cursor.next_record(),
+                    Some(_) => self.base + range::total_records(bytes, &self.layout),
+                };
+                (next, self.hash.then(|| super::sha256_hex(bytes)))
+            }
+            Body::Blocks(blocks) => {
+                let rest =
+                    match self.shard {
+                        None => 0,
+                        Some(_) => blocks.count_rest(self.cursor.pos(), &self.layout).map_err(
+                            |source| InputError::Io {
+                                path: self.path.clone(),
+                                source,
+                            },
+                        )?,
+                    };
+                (self.cursor.next_record() + rest, blocks.sha256())
+            }
+        };
+        Ok(Finished {
+            bytes: self.len(),
+            layout: self.layout.name(),
+            codec: self.codec.name(),
+            next_record,
+            sha256,
+        })
+    }
+}
+
+/// The decoded length of the file at `path`: it is read (and decompressed) once.
+fn decoded_len(path: &str) -> Result<u64, InputError> {
+    let io_err = |source| InputError::Io {
+        path: path.to_string(),
+        source,
+    };
+    match source::open(path, false)?.source {
+        Source::Stream(mut s) => std::io::copy(&mut s.reader, &mut std::io::sink()).map_err(io_err),
+        other => Ok(other.bytes().len() as u64),
+    }
+}

@@ -1,0 +1,266 @@
+//! Streams and compressed inputs (issue 10): compressed copies made here, in every codec,
+//! give outputs byte-identical to the plain file's (mapped, `--no-mmap` and standard input,
+//! on 1 and 2 threads); the report names each input's codec; shards of a stream are those of
+//! the mapped file; and a property test checks that any file cut into shards, compressed or
+//! read in small blocks yields the same records.
+
+mod common;
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use common::{bin, stats_rows};
+use proptest::prelude::*;
+use sudoku_batch::input::{Dataset, ReadOptions, Shard};
+
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample.txt");
+const SAMPLE_CSV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample_kaggle.csv");
+
+/// Compresses bytes with one codec.
+type Compress = fn(&[u8]) -> Vec<u8>;
+
+/// The codecs, by the name reports use, and a function compressing bytes with each.
+fn codecs() -> Vec<(&'static str, Compress)> {
+    vec![
+        ("gzip", gzip),
+        ("zstd", |b| zstd::encode_all(b, 3).unwrap()),
+        ("xz", |b| {
+            let mut w = liblzma::write::XzEncoder::new(Vec::new(), 6);
+            w.write_all(b).unwrap();
+            w.finish().unwrap()
+        }),
+        ("bzip2", |b| {
+            let mut w = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+            w.write_all(b).unwrap();
+            w.finish().unwrap()
+        }),
+        ("zip", |b| {
+            let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+            let opts = zip::write::SimpleFileOptions::default()
+                .compression_method(zip::CompressionMethod::Deflated);
+            w.start_file("puzzles.txt", opts).unwrap();
+            w.write_all(b).unwrap();
+            w.finish().unwrap().into_inner()
+        }),
+    ]
+}
+
+fn gzip(b: &[u8]) -> Vec<u8> {
+    let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    w.write_all(b).unwrap();
+    w.finish().unwrap()
+}
+
+/// Solutions, stats rows without the timing column, and the report of `solve` on `input`.
+fn solve(
+    input: &Path,
+    flags: &[&str],
+    stdin: bool,
+) -> (Vec<u8>, Vec<Vec<String>>, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, stats, report) = (
+        dir.path().join("out"),
+        dir.path().join("stats.csv"),
+        dir.path().join("r.json"),
+    );
+    let mut cmd = bin();
+    cmd.args(["solve", "-q"]).args(flags);
+    if stdin {
+        cmd.arg("-").pipe_stdin(input).unwrap();
+    } else {
+        cmd.arg(input);
+    }
+    let a = cmd
+        .arg("-o")
+        .arg(&out)
+        .arg("--stats")
+        .arg(&stats)
+        .arg("--report")
+        .arg(&report)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&a.stderr);
+    assert_eq!(a.status.code(), Some(0), "{}: {err}", input.display());
+    let mut rows = stats_rows(&fs::read_to_string(&stats).unwrap());
+    // The timing column (solve_ns) is the only one allowed to differ.
+    let timing = 6;
+    for r in &mut rows {
+        r[timing].clear();
+    }
+    let report = serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
+    (fs::read(&out).unwrap(), rows, report)
+}
+
+#[test]
+fn compressed_copies_give_the_plain_files_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    for sample in [SAMPLE, SAMPLE_CSV] {
+        let plain = fs::read(sample).unwrap();
+        // A few hundred records keep the runs short; all of them go through every path.
+        let cut: Vec<u8> = plain
+            .split_inclusive(|&b| b == b'\n')
+            .take(300)
+            .flatten()
+            .copied()
+            .collect();
+        let plain_path = dir.path().join(Path::new(sample).file_name().unwrap());
+        fs::write(&plain_path, &cut).unwrap();
+        let (out, stats, report) = solve(&plain_path, &["-j", "2"], false);
+        assert_eq!(report["inputs"][0]["codec"], "none");
+        assert_eq!(stats.len(), if sample == SAMPLE { 300 } else { 299 });
+        for (name, compress) in codecs() {
+            let path = dir.path().join(format!("in.{name}"));
+            fs::write(&path, compress(&cut)).unwrap();
+            for (flags, stdin) in [
+                (&["-j", "1"][..], false),
+                (&["-j", "2"], false),
+                (&["-j", "2"], true),
+            ] {
+                let what = format!("{sample} as {name} {flags:?} stdin={stdin}");
+                let (o, s, r) = solve(&path, flags, stdin);
+                assert_eq!(o, out, "{what}: solutions");
+                assert_eq!(s, stats, "{what}: stats");
+                assert_eq!(r["inputs"][0]["codec"], name, "{what}");
+            }
+        }
+        // --no-mmap and standard input read the plain file as a stream.
+        for (flags, stdin) in [(&["--no-mmap"][..], false), (&[], true)] {
+            let (o, s, _) = solve(&plain_path, flags, stdin);
+            assert_eq!(
+                (o, s),
+                (out.clone(), stats.clone()),
+                "{sample} {flags:?} {stdin}"
+            );
+        }
+    }
+}
+
+#[test]
+fn multi_member_gzip_and_multi_frame_zstd_are_read_to_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = fs::read(SAMPLE).unwrap();
+    let plain_path = dir.path().join("plain.txt");
+    fs::write(&plain_path, &plain).unwrap();
+    let half = plain.len() / 2;
+    let half = half + plain[half..].iter().position(|&b| b == b'\n').unwrap() + 1;
+    let (a, b) = plain.split_at(half);
+    let gz = [gzip(a), gzip(b)].concat();
+    let zst = [
+        zstd::encode_all(a, 1).unwrap(),
+        zstd::encode_all(b, 1).unwrap(),
+    ]
+    .concat();
+    let (out, _, _) = solve(&plain_path, &["--first"], false);
+    for (name, bytes) in [("two.gz", gz), ("two.zst", zst)] {
+        let path = dir.path().join(name);
+        fs::write(&path, bytes).unwrap();
+        let (o, _, r) = solve(&path, &["--first"], false);
+        assert_eq!(r["records"], 2000, "{name}");
+        assert_eq!(o, out, "{name}");
+    }
+}
+
+#[test]
+fn a_corrupt_stream_or_a_shard_of_a_pipe_is_one_line_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let gz = gzip(&fs::read(SAMPLE).unwrap());
+    let path = dir.path().join("cut.gz");
+    fs::write(&path, &gz[..gz.len() / 2]).unwrap();
+    let out = dir.path().join("out");
+    let a = bin()
+        .args(["solve", "-q"])
+        .arg(&path)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&a.stderr);
+    assert_eq!(a.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("cut.gz"), "{err}");
+    assert!(!out.exists(), "no output is committed");
+    let a = bin()
+        .args(["solve", "-q", "--shard", "1/2", "-"])
+        .pipe_stdin(SAMPLE)
+        .unwrap()
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&a.stderr);
+    assert_eq!(a.status.code(), Some(2), "{err}");
+    assert!(err.contains("--shard needs a file"), "{err}");
+}
+
+/// `(record, line, puzzle or error text)` of every record of `path` read with `opts`.
+fn records(path: &Path, opts: &ReadOptions) -> Vec<(u64, u64, String)> {
+    let mut data = Dataset::open(path.to_str().unwrap(), opts).unwrap();
+    data.number_from(7);
+    let mut all = Vec::new();
+    let mut batch = Vec::new();
+    loop {
+        data.fill(&mut batch, 5).unwrap();
+        if batch.is_empty() {
+            break;
+        }
+        for r in &batch {
+            let text = match &r.puzzle {
+                Ok(g) => g.to_string(),
+                Err(e) => e.to_string(),
+            };
+            all.push((r.record, r.line, text));
+        }
+    }
+    let done = data.finish().unwrap();
+    all.push((done.next_record, 0, "next".to_string()));
+    all
+}
+
+/// Lines that look like a puzzle file: puzzles, bad lines, comments, blanks, CRLF.
+fn puzzle_file() -> impl Strategy<Value = Vec<u8>> {
+    let p = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
+    let line = prop_oneof![
+        4 => Just(p.to_string()),
+        1 => Just(p[..80].to_string()),
+        1 => Just("# comment".to_string()),
+        1 => Just(String::new()),
+        1 => Just(format!("{p}\r")),
+        1 => "[0-9.]{0,90}",
+    ];
+    (prop::collection::vec(line, 0..60), any::<bool>()).prop_map(|(lines, last_newline)| {
+        let mut text = lines.join("\n");
+        if last_newline {
+            text.push('\n');
+        }
+        text.into_bytes()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn shards_compression_and_small_blocks_yield_the_same_records(
+        bytes in puzzle_file(),
+        count in 1u32..5,
+        block in 1usize..300,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let plain: PathBuf = dir.path().join("p.txt");
+        fs::write(&plain, &bytes).unwrap();
+        let gz = dir.path().join("p.gz");
+        fs::write(&gz, gzip(&bytes)).unwrap();
+        let whole = records(&plain, &ReadOptions::default());
+        let mut joined = Vec::new();
+        for index in 1..=count {
+            let shard = Some(Shard { index, count });
+            let mapped = records(&plain, &ReadOptions { shard, ..ReadOptions::default() });
+            for (path, mmap) in [(&plain, false), (&gz, true)] {
+                let opts = ReadOptions { shard, mmap, block, ..ReadOptions::default() };
+                prop_assert_eq!(&records(path, &opts), &mapped, "shard {}/{}", index, count);
+            }
+            joined.extend_from_slice(&mapped[..mapped.len() - 1]);
+            prop_assert_eq!(&mapped[mapped.len() - 1], &whole[whole.len() - 1]);
+        }
+        prop_assert_eq!(&joined[..], &whole[..whole.len() - 1]);
+    }
+}
