@@ -108,6 +108,8 @@ pub enum TableFormatArg {
     Jsonl,
     /// numpy .npz: one array per column, grids as N×81 uint8 (0 = blank).
     Npz,
+    /// Apache Parquet (builds with the `parquet` feature).
+    Parquet,
 }
 
 impl From<TableFormatArg> for TableFormat {
@@ -117,6 +119,7 @@ impl From<TableFormatArg> for TableFormat {
             TableFormatArg::Txt => TableFormat::Txt,
             TableFormatArg::Jsonl => TableFormat::Jsonl,
             TableFormatArg::Npz => TableFormat::Npz,
+            TableFormatArg::Parquet => TableFormat::Parquet,
         }
     }
 }
@@ -838,7 +841,7 @@ pub struct AugmentArgs {
     #[arg(long, value_name = "NAME")]
     pub solution_column: Option<String>,
     /// Write the pairs here (`-`: standard output); the extension picks the format (.csv,
-    /// .txt, .jsonl, .npz; anything else: CSV).
+    /// .txt, .jsonl, .npz, .parquet; anything else: CSV).
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: String,
     /// The output format, whatever the extension.
@@ -887,7 +890,7 @@ pub struct RateArgs {
     #[arg(long, value_name = "S", default_value = "0")]
     pub seed: u64,
     /// Write the ratings here (`-`: standard output); the extension picks the format (.csv,
-    /// .txt, .jsonl, .npz; anything else: CSV).
+    /// .txt, .jsonl, .npz, .parquet; anything else: CSV).
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: String,
     /// The output format, whatever the extension.

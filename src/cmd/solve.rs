@@ -262,8 +262,12 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
 /// input): lines, or the input's CSV columns plus `solution` and `status`.
 fn open_solutions(layout: &Layout, output: &str, format: Option<TableFormat>) -> Result<Solutions> {
     let format = format.or_else(|| {
-        TableFormat::from_path(output)
-            .filter(|f| matches!(f, TableFormat::Jsonl | TableFormat::Npz))
+        TableFormat::from_path(output).filter(|f| {
+            matches!(
+                f,
+                TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet
+            )
+        })
     });
     let target = Target::create(output)?;
     Ok(match (format, layout) {

@@ -8,6 +8,8 @@ mod csv_out;
 mod jsonl;
 mod lines;
 pub mod npz;
+#[cfg(feature = "parquet")]
+mod parquet;
 pub mod rejects;
 mod solve_table;
 pub mod table;

@@ -66,23 +66,28 @@ pub enum TableFormat {
     /// A numpy `.npz` archive (uncompressed zip of `.npy` arrays), one array per column;
     /// grid columns become N×81 `uint8` arrays named in the plural (`puzzles`, `solutions`).
     Npz,
+    /// Apache Parquet (cargo feature `parquet`): one column per table column, grids as
+    /// 81-digit strings, Snappy-compressed pages.
+    Parquet,
 }
 
 impl TableFormat {
     /// The format that an output path's extension names (`.csv`, `.txt`, `.jsonl`, `.npz`,
-    /// case-insensitive), or `None` (standard output, a device, another extension).
+    /// `.parquet`, case-insensitive), or `None` (standard output, a device, another
+    /// extension).
     pub fn from_path(path: &str) -> Option<TableFormat> {
         let ext = std::path::Path::new(path).extension()?.to_str()?;
         Self::from_name(ext)
     }
 
-    /// The format called `name` (`csv`, `txt`, `jsonl`, `npz`, case-insensitive).
+    /// The format called `name` (`csv`, `txt`, `jsonl`, `npz`, `parquet`, case-insensitive).
     pub fn from_name(name: &str) -> Option<TableFormat> {
         match name.to_ascii_lowercase().as_str() {
             "csv" => Some(TableFormat::Csv),
             "txt" => Some(TableFormat::Txt),
             "jsonl" | "ndjson" => Some(TableFormat::Jsonl),
             "npz" => Some(TableFormat::Npz),
+            "parquet" => Some(TableFormat::Parquet),
             _ => None,
         }
     }
@@ -108,7 +113,7 @@ pub trait TableWriter: Send {
 /// A writer of `columns` in `format` to `out`; CSV writes its header at once.
 ///
 /// # Errors
-/// An I/O error writing the header.
+/// An I/O error writing the header; Parquet in a build without the `parquet` feature.
 pub fn table_writer(
     format: TableFormat,
     out: Target,
@@ -119,6 +124,15 @@ pub fn table_writer(
         TableFormat::Txt => Box::new(TextTable::new(out, columns, b' ', false)?),
         TableFormat::Jsonl => Box::new(super::jsonl::JsonlTable::new(out, columns)),
         TableFormat::Npz => Box::new(super::npz::NpzTable::new(out, columns)),
+        #[cfg(feature = "parquet")]
+        TableFormat::Parquet => Box::new(super::parquet::ParquetTable::new(out, columns)?),
+        #[cfg(not(feature = "parquet"))]
+        TableFormat::Parquet => {
+            drop(out);
+            return Err(io::Error::other(
+                "this build writes no Parquet: rebuild with `cargo build --release --features parquet`",
+            ));
+        }
     })
 }
 

@@ -1,0 +1,151 @@
+//! Parquet output for tables (cargo feature `parquet`, arrow-rs): one column per table
+//! column, written in row groups of [`ROW_GROUP`] rows (issue 13).
+//!
+//! | column kind | Parquet / Arrow type | missing value |
+//! |---|---|---|
+//! | grid | `Utf8`, 81 digits (`0` = blank), as in CSV | null |
+//! | whole number | `Int64` | null |
+//! | real number | `Float64` | null |
+//! | word or path | `Utf8` | null |
+//! | flag | `Boolean` | null |
+//!
+//! Pages are compressed with Snappy, which every Parquet reader (pandas, polars, DuckDB,
+//! Spark, Hugging Face `datasets`) reads.
+
+use std::io;
+use std::sync::Arc;
+
+use arrow_array::builder::{BooleanBuilder, Float64Builder, Int64Builder, StringBuilder};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Compression;
+use parquet::file::properties::WriterProperties;
+
+use super::table::{Column, Kind, TableWriter, Value};
+use super::Target;
+use crate::grid::CELLS;
+
+/// Rows per row group (and per Arrow batch held in memory).
+pub const ROW_GROUP: usize = 64 * 1024;
+
+enum Builder {
+    Text(StringBuilder),
+    Int(Int64Builder),
+    Float(Float64Builder),
+    Bool(BooleanBuilder),
+}
+
+/// Buffers up to [`ROW_GROUP`] rows in Arrow builders, then writes them as a row group.
+pub(crate) struct ParquetTable {
+    writer: ArrowWriter<Target>,
+    schema: Arc<Schema>,
+    builders: Vec<Builder>,
+    rows: usize,
+}
+
+fn builders(columns: &[Column]) -> Vec<Builder> {
+    columns
+        .iter()
+        .map(|c| match c.kind {
+            Kind::Grid | Kind::Text => Builder::Text(StringBuilder::new()),
+            Kind::Int => Builder::Int(Int64Builder::new()),
+            Kind::Float => Builder::Float(Float64Builder::new()),
+            Kind::Bool => Builder::Bool(BooleanBuilder::new()),
+        })
+        .collect()
+}
+
+fn to_io(e: impl std::error::Error + Send + Sync + 'static) -> io::Error {
+    io::Error::other(e)
+}
+
+impl ParquetTable {
+    pub(crate) fn new(out: Target, columns: &'static [Column]) -> io::Result<ParquetTable> {
+        let fields: Vec<Field> = columns
+            .iter()
+            .map(|c| {
+                let t = match c.kind {
+                    Kind::Grid | Kind::Text => DataType::Utf8,
+                    Kind::Int => DataType::Int64,
+                    Kind::Float => DataType::Float64,
+                    Kind::Bool => DataType::Boolean,
+                };
+                Field::new(c.name, t, true)
+            })
+            .collect();
+        let schema = Arc::new(Schema::new(fields));
+        let props = WriterProperties::builder()
+            .set_compression(Compression::SNAPPY)
+            .set_max_row_group_row_count(Some(ROW_GROUP))
+            .build();
+        let writer = ArrowWriter::try_new(out, schema.clone(), Some(props)).map_err(to_io)?;
+        Ok(ParquetTable {
+            writer,
+            schema,
+            builders: builders(columns),
+            rows: 0,
+        })
+    }
+
+    /// Writes the buffered rows as one batch.
+    fn flush_batch(&mut self) -> io::Result<()> {
+        if self.rows == 0 {
+            return Ok(());
+        }
+        let arrays: Vec<ArrayRef> = self
+            .builders
+            .iter_mut()
+            .map(|b| -> ArrayRef {
+                match b {
+                    Builder::Text(b) => Arc::new(b.finish()),
+                    Builder::Int(b) => Arc::new(b.finish()),
+                    Builder::Float(b) => Arc::new(b.finish()),
+                    Builder::Bool(b) => Arc::new(b.finish()),
+                }
+            })
+            .collect();
+        let batch = RecordBatch::try_new(self.schema.clone(), arrays).map_err(to_io)?;
+        self.writer.write(&batch).map_err(to_io)?;
+        self.rows = 0;
+        Ok(())
+    }
+}
+
+impl TableWriter for ParquetTable {
+    fn write_row(&mut self, row: &[Value<'_>]) -> io::Result<()> {
+        for (b, v) in self.builders.iter_mut().zip(row) {
+            match (b, v) {
+                (Builder::Text(b), Value::Grid(g)) => {
+                    let mut digits = [0u8; CELLS];
+                    g.write_digits(&mut digits);
+                    b.append_value(std::str::from_utf8(&digits).expect("digits are ASCII"));
+                }
+                (Builder::Text(b), Value::Text(t)) => b.append_value(t),
+                (Builder::Int(b), Value::Int(n)) => {
+                    b.append_value(i64::try_from(*n).unwrap_or(i64::MAX));
+                }
+                (Builder::Float(b), Value::Float(x)) => b.append_value(*x),
+                (Builder::Bool(b), Value::Bool(x)) => b.append_value(*x),
+                (Builder::Text(b), _) => b.append_null(),
+                (Builder::Int(b), _) => b.append_null(),
+                (Builder::Float(b), _) => b.append_null(),
+                (Builder::Bool(b), _) => b.append_null(),
+            }
+        }
+        self.rows += 1;
+        if self.rows >= ROW_GROUP {
+            self.flush_batch()?;
+        }
+        Ok(())
+    }
+
+    fn start_writeback(&self) {
+        self.writer.inner().start_writeback();
+    }
+
+    fn finish(mut self: Box<Self>) -> io::Result<Target> {
+        self.flush_batch()?;
+        self.writer.into_inner().map_err(to_io)
+    }
+}
