@@ -81,8 +81,8 @@ pub enum Command {
     /// Write K random isomorphs of every puzzle with their solutions, reproducibly from a
     /// seed: source_record,puzzle,solution,transform.
     Augment(AugmentArgs),
-    /// Rate every puzzle's difficulty the same for all its isomorphs: record,input,line,
-    /// clues,status,singles_only,rating,guesses_min,guesses_median,guesses_max.
+    /// Rate every puzzle's difficulty the same for all its isomorphs, as
+    /// record,input,line,clues,status,singles_only,rating,guesses_min,guesses_median,guesses_max.
     Rate(RateArgs),
 }
 

@@ -16,6 +16,7 @@ use crate::engine::{self, Output, Sink, Work};
 use crate::grid::Grid;
 use crate::input::{Dataset, RawRecord, ReadOptions};
 use crate::isomorph::Isomorph;
+use crate::summary::count;
 
 /// Runs the benchmark, writes the exports, returns the report. Every export is opened
 /// before any timing, so a path that cannot be written fails at once.
@@ -47,8 +48,9 @@ pub fn run_bench(cfg: &BenchConfig) -> Result<BenchReport> {
         for &threads in &cfg.threads {
             if !cfg.quiet {
                 eprintln!(
-                    "sudoku-batch bench: {path}: {} puzzles, {threads} threads",
-                    puzzles.len()
+                    "sudoku-batch bench: {path}: {}, {}",
+                    count(puzzles.len() as u64, "puzzle", "puzzles"),
+                    count(threads as u64, "thread", "threads")
                 );
             }
             let row = measure(path, &puzzles, threads, cfg)?;

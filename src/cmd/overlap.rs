@@ -23,6 +23,7 @@ use crate::input::RawRecord;
 use crate::output::commit_outputs;
 use crate::output::Target;
 use crate::solver::solve;
+use crate::summary::count;
 
 /// Everything `overlap` needs, validated.
 #[derive(Clone, Debug)]
@@ -186,9 +187,18 @@ pub fn run_overlap(cfg: &OverlapConfig) -> Result<OverlapSummary> {
     commit_outputs(vec![(t, "cannot write overlap rows".to_string())], ())?;
     if !cfg.train.quiet {
         eprintln!(
-            "sudoku-batch: overlap: {} train and {} test records: {} test rows overlap ({} exact, {} isomorph, {} same solution class), {} invalid{}",
-            sum.train, sum.test, sum.found(), sum.exact, sum.isomorph, sum.same_solution_class, sum.invalid,
+            "sudoku-batch: overlap: {} train and {} test records, {} invalid{}",
+            sum.train,
+            sum.test,
+            sum.invalid,
             if interrupted { " (interrupted)" } else { "" }
+        );
+        eprintln!(
+            "sudoku-batch: {} a train row ({} exact, {} isomorph, {} same solution class)",
+            count(sum.found(), "test row overlaps", "test rows overlap"),
+            sum.exact,
+            sum.isomorph,
+            sum.same_solution_class
         );
     }
     Ok(sum)
