@@ -10,6 +10,17 @@ use std::fmt;
 /// Number of cells in a grid.
 pub const CELLS: usize = 81;
 
+/// The 6 orders of three things (three bands, stacks, rows of a band or columns of a stack),
+/// in lexicographic order: position `j` takes item `ORDERS_OF_THREE[p][j]`.
+pub const ORDERS_OF_THREE: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
 /// A Sudoku grid: `[u8; 81]`, row-major, `0` = empty, `1..=9` = digit.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Grid(pub [u8; CELLS]);

@@ -35,7 +35,7 @@ use std::str::FromStr;
 use rand::seq::SliceRandom;
 use rand::Rng;
 
-use crate::grid::Grid;
+use crate::grid::{Grid, ORDERS_OF_THREE};
 
 /// The number of isomorphs in the group [`Isomorph`] draws from: transpose (2) × row
 /// permutations keeping bands (6 × 6³ = 1296) × column permutations keeping stacks (1296) ×
@@ -179,14 +179,7 @@ impl Isomorph {
 }
 
 /// The 6 permutations of three things, in lexicographic order.
-const PERM3: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
+const PERM3: [[usize; 3]; 6] = ORDERS_OF_THREE;
 
 /// The row (or column) permutation of rank `i` (0..1296): the band order, then the order
 /// within each of the three output bands.

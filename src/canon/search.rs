@@ -18,18 +18,11 @@
 //! in a `u64`), so comparing integers compares strings.
 
 use super::pattern::{pattern_pass, row_patterns};
-use crate::grid::{Grid, CELLS};
+use crate::grid::{Grid, CELLS, ORDERS_OF_THREE};
 
 /// The 6 orders of 3 columns: output position `j` of a stack takes source column
 /// `TRIPLE_ORDERS[p][j]` of that stack.
-pub(crate) const TRIPLE_ORDERS: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
+pub(crate) const TRIPLE_ORDERS: [[usize; 3]; 6] = ORDERS_OF_THREE;
 
 /// Every order of 3 columns allowed.
 const ALL_ORDERS: u8 = 0b11_1111;
@@ -99,7 +92,8 @@ pub(crate) fn generic(puzzle: &Grid) -> Outcome {
     }
     let mut level: Vec<Branch> = Vec::with_capacity(64);
     for t in 0..2 {
-        for stacks in STACK_ORDERS {
+        for order in ORDERS_OF_THREE {
+            let stacks = order.map(|s| s as u8);
             level.push(Branch {
                 t,
                 bands: 0,
@@ -134,16 +128,6 @@ pub(crate) fn generic(puzzle: &Grid) -> Outcome {
         automorphisms,
     }
 }
-
-/// The 6 orders of the 3 stacks (the same table as [`TRIPLE_ORDERS`], as `u8`).
-const STACK_ORDERS: [[u8; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
 
 /// The source rows that may become output row `k` of `b`, as a 9-bit set (bit `row`): a
 /// row of the current band not used yet, or at the start of a band (`k` = 0, 3, 6) any row
