@@ -84,6 +84,10 @@ pub enum ParseError {
         /// What is wrong with the record itself.
         cause: Box<ParseError>,
     },
+    /// A JSON Lines or Parquet record that holds no puzzle: a line that is not a JSON
+    /// object, or a puzzle that is missing or null (issue 13).
+    #[error("{0}")]
+    Record(String),
     /// The solver panicked on this record: a bug, caught so the rest of the run goes on.
     #[error("internal error (a bug, please report it with this puzzle): {0}")]
     Internal(String),

@@ -122,3 +122,28 @@ pub fn stats_rows(text: &str) -> Vec<Vec<String>> {
         })
         .collect()
 }
+
+/// Valid, multiple-solution, malformed and clashing records, none isomorphic to another.
+pub fn mixed_input(dir: &std::path::Path) -> String {
+    let fewer = format!(".{}", &P[1..]).replacen(|c: char| c.is_ascii_digit(), ".", 1);
+    let clash = format!("55{}", &P[2..]);
+    let text = format!(
+        "# a comment\n{P}\n{fewer}\nnot a puzzle\n\n{}\n{clash}\n",
+        ".".repeat(81)
+    );
+    let path = dir.join("in.txt");
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// The statuses of [`mixed_input`]'s records (the second, a given fewer, may have one
+/// solution or several).
+pub fn assert_statuses<S: AsRef<str>>(status: &[S]) {
+    let status: Vec<&str> = status.iter().map(AsRef::as_ref).collect();
+    assert_eq!(status.len(), 5, "{status:?}");
+    assert!(matches!(status[1], "solved" | "multiple"), "{status:?}");
+    assert_eq!(
+        [status[0], status[2], status[3], status[4]],
+        ["solved", "invalid", "multiple", "invalid"]
+    );
+}
