@@ -41,7 +41,9 @@
 //! - `jsonl`: JSON Lines, read as lines whose records are objects;
 //! - `parquet` (cargo feature `parquet`): the rows of a Parquet file, in Arrow batches;
 //! - [`range`]: `--shard K/N` byte ranges;
-//! - [`stamp`]: the check that a mapped file did not change while it was read.
+//! - [`stamp`]: the check that a mapped file did not change while it was read;
+//! - [`guard`]: a mapped file that shrinks while it is read (SIGBUS) stops the run with one
+//!   line (exit 2, nothing committed) instead of killing the process.
 //!
 //! Four layouts are read:
 //! - **lines**: one puzzle per line. The puzzle is either the first 81 characters of the
@@ -65,6 +67,7 @@
 
 mod blocks;
 mod dataset;
+pub mod guard;
 mod jsonl;
 pub mod layout;
 #[cfg(feature = "parquet")]
@@ -122,6 +125,18 @@ pub enum InputError {
         /// The input path as given.
         path: String,
         /// What changed, in words.
+        why: String,
+    },
+    /// A memory-mapped file shrank (or a page of it could not be read) while it was read:
+    /// the read faulted, and [`guard`] turned the fault into this error.
+    #[error(
+        "{path}: {why} while it was memory-mapped, so the run stopped and no output was \
+         committed; --no-mmap reads a file that may change without this risk"
+    )]
+    Truncated {
+        /// The input path as given.
+        path: String,
+        /// What happened, in words (`the file was truncated from 200000000 to 100 bytes`).
         why: String,
     },
     /// The CSV reader failed (an I/O error while parsing).
