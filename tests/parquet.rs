@@ -7,7 +7,7 @@
 mod common;
 
 use arrow_array::{Array, BooleanArray, Float64Array, Int64Array, RecordBatch, StringArray};
-use common::{assert_solves, assert_statuses, bin, cells, mixed_input, shared, P, S};
+use common::{assert_round_trip, assert_solves, assert_statuses, bin, cells, shared, P, S};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 fn batches(path: &std::path::Path) -> Vec<RecordBatch> {
@@ -93,28 +93,13 @@ fn run(args: &[&str]) -> (Option<i32>, String, String) {
 #[test]
 fn csv_to_parquet_to_csv_keeps_every_row() {
     let dir = tempfile::tempdir().unwrap();
-    let input = mixed_input(dir.path());
+    let table = assert_round_trip(dir.path(), "parquet");
     let s = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
-    run(&[
-        "solve",
-        &input,
-        "--output-format",
-        "csv",
-        "-o",
-        &s("direct.csv"),
-    ]);
-    run(&["solve", &input, "-o", &s("t.parquet")]);
-    // `dedup` copies every column of its input: the Parquet rows back as CSV are the CSV.
-    let (code, _, err) = run(&["dedup", &s("t.parquet"), "-o", &s("back.csv")]);
-    assert_eq!(code, Some(1), "invalid records: {err}");
-    let direct = std::fs::read_to_string(s("direct.csv")).unwrap();
-    assert_eq!(direct.lines().count(), 1 + 5, "header and five records");
-    assert_eq!(std::fs::read_to_string(s("back.csv")).unwrap(), direct);
     // `solve` reads its own Parquet: every row, in order, the same outcome; `line` is the
     // 1-based row of the file.
     let (_, _, err) = run(&[
         "solve",
-        &s("t.parquet"),
+        &table,
         "-o",
         &s("again.csv"),
         "--stats",
@@ -142,17 +127,10 @@ fn csv_to_parquet_to_csv_keeps_every_row() {
         .collect();
     assert_eq!(lines, ["1", "2", "3", "4", "5"]);
     // Shards of a Parquet file, joined, are the whole run.
-    let (_, whole, _) = run(&["solve", &s("t.parquet"), "-o", "-"]);
+    let (_, whole, _) = run(&["solve", &table, "-o", "-"]);
     let mut joined = String::new();
     for k in 1..=3 {
-        let (_, out, _) = run(&[
-            "solve",
-            &s("t.parquet"),
-            "-o",
-            "-",
-            "--shard",
-            &format!("{k}/3"),
-        ]);
+        let (_, out, _) = run(&["solve", &table, "-o", "-", "--shard", &format!("{k}/3")]);
         let skip = if k == 1 {
             0
         } else {
@@ -164,7 +142,7 @@ fn csv_to_parquet_to_csv_keeps_every_row() {
     // Parquet needs a file: on standard input it is refused in one line.
     let o = bin()
         .args(["solve", "-", "-o", "-"])
-        .pipe_stdin(s("t.parquet"))
+        .pipe_stdin(&table)
         .unwrap()
         .output()
         .unwrap();

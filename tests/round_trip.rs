@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_solves, assert_statuses, bin, cells, mixed_input, P, S};
+use common::{assert_round_trip, assert_solves, assert_statuses, bin, cells, mixed_input, P, S};
 
 /// Runs `sudoku-batch ARGS -q`; returns the exit code.
 fn run(args: &[&str]) -> Option<i32> {
@@ -16,33 +16,15 @@ fn run(args: &[&str]) -> Option<i32> {
     o.status.code()
 }
 
-fn read(path: &std::path::Path) -> String {
-    std::fs::read_to_string(path).unwrap()
-}
-
 #[test]
 fn csv_to_jsonl_to_csv_keeps_every_row() {
     let dir = tempfile::tempdir().unwrap();
-    let input = mixed_input(dir.path());
+    let table = assert_round_trip(dir.path(), "jsonl");
     let p = |name: &str| dir.path().join(name);
     let s = |name: &str| p(name).to_str().unwrap().to_string();
-    run(&[
-        "solve",
-        &input,
-        "--output-format",
-        "csv",
-        "-o",
-        &s("direct.csv"),
-    ]);
-    run(&["solve", &input, "-o", &s("t.jsonl")]);
-    // `dedup` copies every column of its input: the JSON Lines back as CSV are the CSV.
-    run(&["dedup", &s("t.jsonl"), "-o", &s("back.csv")]);
-    let direct = read(&p("direct.csv"));
-    assert_eq!(direct.lines().count(), 1 + 5, "header and five records");
-    assert_eq!(read(&p("back.csv")), direct);
     // `solve` reads its own JSON Lines: every row again, in order, same outcome, with the
     // JSON Lines' columns copied before the new solution and status.
-    run(&["solve", &s("t.jsonl"), "-o", &s("again.csv")]);
+    run(&["solve", &table, "-o", &s("again.csv")]);
     let mut rdr = csv::Reader::from_path(p("again.csv")).unwrap();
     assert_eq!(
         rdr.headers().unwrap(),
@@ -108,6 +90,13 @@ fn jsonl_columns_lines_shards_and_bad_lines() {
             ("4", "6", "solved"),
         ]
     );
+    // `--input-format` is obeyed: this is no Parquet file.
+    let o = bin()
+        .args(["solve", input, "--input-format", "parquet", "-o", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a Parquet file"));
     // Shards of a JSON Lines file, joined, are the whole run.
     let whole = bin()
         .args(["solve", input, "--puzzle-column", "q", "-o", "-", "-q"])

@@ -200,7 +200,7 @@ pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
     let csv = match opts.format {
         Format::Parquet => {
             return Err(
-                "--input-format parquet, but the input is not a Parquet file (it does \
+                "--format parquet, but the input is not a Parquet file (it does \
                         not start with PAR1): Parquet is read from a file, not from standard \
                         input, a pipe or a compressed file"
                     .to_string(),

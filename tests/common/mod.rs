@@ -147,3 +147,31 @@ pub fn assert_statuses<S: AsRef<str>>(status: &[S]) {
         ["solved", "invalid", "multiple", "invalid"]
     );
 }
+
+/// Writes [`mixed_input`] through `solve` as `t.EXT`, converts it back to CSV with `dedup`
+/// (which copies every column of its input) and checks that the CSV equals `solve`'s own
+/// CSV of the input, byte for byte: every row kept, bad rows included. Returns `t.EXT`.
+pub fn assert_round_trip(dir: &Path, ext: &str) -> String {
+    let input = mixed_input(dir);
+    let s = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let table = s(&format!("t.{ext}"));
+    for args in [
+        vec![
+            "solve",
+            &input,
+            "--output-format",
+            "csv",
+            "-o",
+            &s("direct.csv"),
+        ],
+        vec!["solve", &input, "-o", &table],
+        vec!["dedup", &table, "-o", &s("back.csv")],
+    ] {
+        let o = bin().args(&args).arg("-q").output().unwrap();
+        assert_eq!(o.status.code(), Some(1), "{args:?}: invalid records");
+    }
+    let direct = std::fs::read_to_string(s("direct.csv")).unwrap();
+    assert_eq!(direct.lines().count(), 1 + 5, "header and five records");
+    assert_eq!(std::fs::read_to_string(s("back.csv")).unwrap(), direct);
+    table
+}
