@@ -591,11 +591,9 @@ mod tests {
                 g.0[rng.random_range(0..CELLS)] = rng.random_range(1..=9);
             }
             let clash = UNITS.iter().any(|u| {
-                u.iter().enumerate().any(|(i, &a)| {
-                    u[i + 1..]
-                        .iter()
-                        .any(|&b| g.0[a] != 0 && g.0[a] == g.0[b])
-                })
+                u.iter()
+                    .enumerate()
+                    .any(|(i, &a)| u[i + 1..].iter().any(|&b| g.0[a] != 0 && g.0[a] == g.0[b]))
             });
             assert_eq!(g.has_conflict(), clash, "{g}");
             if clash {
