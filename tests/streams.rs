@@ -264,3 +264,108 @@ proptest! {
         prop_assert_eq!(&joined[..], &whole[..whole.len() - 1]);
     }
 }
+
+/// The SHA-256 that `finish` reports for `path` read with `opts`.
+fn sha256(path: &Path, opts: &ReadOptions) -> Option<String> {
+    let opts = ReadOptions {
+        hash: true,
+        ..opts.clone()
+    };
+    let mut data = Dataset::open(path.to_str().unwrap(), &opts).unwrap();
+    let mut batch = Vec::new();
+    loop {
+        data.fill(&mut batch, 64).unwrap();
+        if batch.is_empty() {
+            break;
+        }
+    }
+    data.finish().unwrap().sha256
+}
+
+#[test]
+fn issue10_a_line_over_the_cap_is_one_invalid_record_and_reading_goes_on() {
+    use sudoku_batch::input::record::MAX_LINE;
+    let p = common::P;
+    let huge = |b: u8| vec![b; MAX_LINE + 1000];
+    let dir = tempfile::tempdir().unwrap();
+    for csv in [false, true] {
+        let mut bytes: Vec<u8> = Vec::new();
+        if csv {
+            bytes.extend_from_slice(b"puzzle,solution\n");
+        }
+        for (i, long) in [
+            huge(b'1'),
+            [b"# ".to_vec(), huge(b'c')].concat(),
+            huge(b'2'),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            bytes.extend_from_slice(format!("{p},{}\n", common::S).as_bytes());
+            bytes.extend_from_slice(&long);
+            // The last long line ends the input without a line end.
+            if i < 2 {
+                bytes.push(b'\n');
+            }
+        }
+        let plain = dir.path().join(if csv { "long.csv" } else { "long.txt" });
+        fs::write(&plain, &bytes).unwrap();
+        let gz = dir.path().join("long.gz");
+        fs::write(&gz, gzip(&bytes)).unwrap();
+        let whole = records(&plain, &ReadOptions::default());
+        let too_long = format!("a line of more than {MAX_LINE} bytes: not read");
+        let h = u64::from(csv);
+        let expect = [
+            (7, 1 + h, p.to_string()),
+            (8, 2 + h, too_long.clone()),
+            (9, 3 + h, p.to_string()),
+            // The comment line of 4 MiB is skipped, not counted.
+            (10, 5 + h, p.to_string()),
+            (11, 6 + h, too_long),
+            (12, 0, "next".to_string()),
+        ];
+        // The puzzle text is normalised by Display ('.' blanks), so compare after that.
+        let norm: Vec<(u64, u64, String)> = expect
+            .iter()
+            .map(|(r, l, t)| {
+                let t = sudoku_batch::grid::parse_cells(t.as_bytes())
+                    .map_or(t.clone(), |g| g.to_string());
+                (*r, *l, t)
+            })
+            .collect();
+        assert_eq!(whole, norm, "csv {csv}");
+        let sha = sha256(&plain, &ReadOptions::default());
+        for (path, block) in [(&plain, 1000), (&plain, 1 << 20), (&gz, 4096)] {
+            let opts = ReadOptions {
+                mmap: false,
+                block,
+                ..ReadOptions::default()
+            };
+            assert_eq!(
+                records(path, &opts),
+                whole,
+                "csv {csv} {path:?} block {block}"
+            );
+            assert_eq!(sha256(path, &opts), sha, "csv {csv} {path:?} block {block}");
+            // Shards of the stream are those of the map, whatever cut falls in a long line.
+            for index in 1..=3 {
+                let shard = Some(Shard { index, count: 3 });
+                let mapped = records(
+                    &plain,
+                    &ReadOptions {
+                        shard,
+                        ..ReadOptions::default()
+                    },
+                );
+                let streamed = records(
+                    path,
+                    &ReadOptions {
+                        shard,
+                        ..opts.clone()
+                    },
+                );
+                assert_eq!(streamed, mapped, "csv {csv} {path:?} shard {index}/3");
+            }
+        }
+    }
+}
