@@ -10,7 +10,7 @@
 //! bytes a class. A table that doubles briefly holds its old and its new slots; with one
 //! table for the whole set that peak was 37.5 bytes a class, with shards it is one shard's
 //! worth, 1/1,024 of the set. The keys are hashes already, so the tables use 64 of their
-//! bits as the hash ([`PassThrough`]) instead of hashing them again.
+//! bits as the hash (`PassThrough`) instead of hashing them again.
 //!
 //! Rejected: 256 shards of 88 bits (12-byte slots), 26.5 bytes a class at worst by count,
 //! but 30 to 34 by peak RSS, where glibc's per-thread arenas keep freed tables of one
