@@ -8,6 +8,9 @@
 //! - the **in-order consumer** ([`Sink::consume`]), which sees every record and its result
 //!   in input order, on one thread at a time, and writes, counts, reports.
 //!
+//! A command written as two closures runs through [`Inputs::run`], its result type saying
+//! what a panic becomes ([`FromPanic`]).
+//!
 //! [`run`] does the per-input sequence once for every command: number the records across
 //! inputs, show the progress bar, run the [`pipeline`], stop on Ctrl-C
 //! ([`crate::interrupt`]) after consuming the finished prefix, check that a memory-mapped
@@ -186,80 +189,6 @@ pub fn run<S: Sink>(
     Ok(done)
 }
 
-/// The [`Work`] of [`run_fn`]: a closure, borrowed.
-pub struct FnWork<'w, W>(&'w W);
-
-impl<R: Send, W: Fn(&RawRecord) -> R + Sync> Work for FnWork<'_, W> {
-    type Output = R;
-
-    fn work(&self, record: &RawRecord) -> R {
-        (self.0)(record)
-    }
-
-    /// A closure gives no result for a record it panicked on, so the panic goes on, with
-    /// the record named: it ends the run, as a panic did before the engine.
-    fn panicked(&self, record: &RawRecord, message: String) -> R {
-        panic!(
-            "internal error on record {} (line {}): {message}",
-            record.record, record.line
-        )
-    }
-}
-
-/// The [`Sink`] of [`run_fn`].
-struct FnSink<'w, W, C> {
-    work: &'w W,
-    consume: C,
-    index: usize,
-    path: String,
-}
-
-impl<'w, R, W, C> Sink for FnSink<'w, W, C>
-where
-    R: Send,
-    W: Fn(&RawRecord) -> R + Sync,
-    C: FnMut(usize, &str, &[RawRecord], &[R]) -> Result<()> + Send,
-{
-    type Work = FnWork<'w, W>;
-
-    fn start_input(&mut self, index: usize, data: &Dataset) -> Result<FnWork<'w, W>> {
-        self.index = index;
-        self.path = data.path().to_string();
-        Ok(FnWork(self.work))
-    }
-
-    fn consume(&mut self, raws: &[RawRecord], results: &[R]) -> Result<()> {
-        (self.consume)(self.index, &self.path, raws, results)
-    }
-}
-
-/// [`run`] for a command written as two closures: `work` on each record (on the workers),
-/// `consume(input index, input path, records, results)` in input order. A panic in `work`
-/// ends the run (see [`FnWork`]); implement [`Work`] to turn it into a result instead.
-///
-/// # Errors
-/// As [`run`].
-pub fn run_fn<R, W, C>(
-    datasets: Vec<Dataset>,
-    pool: &rayon::ThreadPool,
-    quiet: bool,
-    work: &W,
-    consume: C,
-) -> Result<Run>
-where
-    R: Send,
-    W: Fn(&RawRecord) -> R + Sync,
-    C: FnMut(usize, &str, &[RawRecord], &[R]) -> Result<()> + Send,
-{
-    let mut sink = FnSink {
-        work,
-        consume,
-        index: 0,
-        path: String::new(),
-    };
-    run(datasets, pool, &mut sink, quiet)
-}
-
 /// Checks that every input has the first one's layout: all lines, or CSVs with the same
 /// header, for a command that writes them into one output.
 ///
@@ -327,8 +256,10 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "panic".to_string())
 }
 
+mod closures;
 mod pipeline;
 #[cfg(test)]
 mod tests;
 
+pub use closures::{FromPanic, Inputs};
 pub use pipeline::{chunk_len, pipeline, AHEAD, CHUNK, IN_FLIGHT};
