@@ -206,7 +206,8 @@ impl Dataset {
     ///
     /// # Errors
     /// [`InputError::Csv`] when the CSV reader fails, [`InputError::Io`] when a stream cannot
-    /// be read or decompressed; bad records are records with an error.
+    /// be read or decompressed, [`InputError::Truncated`] when a mapped file shrank under
+    /// the read (`out` is then empty); bad records are records with an error.
     pub fn fill(&mut self, out: &mut Vec<RawRecord>, max: usize) -> Result<(), InputError> {
         out.clear();
         let csv_err = |path: &str, source: csv::Error| InputError::Csv {
@@ -217,9 +218,17 @@ impl Dataset {
         match &mut self.body {
             Body::Whole { source, end } => {
                 let block = &source.bytes()[..*end];
-                self.cursor
+                let filled = self
+                    .cursor
                     .fill(block, out, max)
-                    .map_err(|e| csv_err(&self.path, e))
+                    .map_err(|e| csv_err(&self.path, e));
+                // A fault while reading (the file shrank) read zeros for the file's bytes:
+                // these records, and the run, cannot be trusted.
+                if source.faulted() {
+                    out.clear();
+                    return Err(self.truncated());
+                }
+                filled
             }
             Body::Blocks(blocks) => loop {
                 let stop = blocks.clip(&mut self.cursor, &self.layout);
@@ -259,15 +268,11 @@ impl Dataset {
     /// of the stream is read to count its records.
     ///
     /// # Errors
-    /// [`InputError::Changed`] when the file changed size or time while it was mapped;
+    /// [`InputError::Changed`] when the file changed size or time while it was mapped,
+    /// [`InputError::Truncated`] when a read of the map faulted (the file shrank);
     /// [`InputError::Io`] when the rest of a stream cannot be read.
     pub fn finish(&mut self) -> Result<Finished, InputError> {
-        if let Some(why) = self.stamp.and_then(|s| s.changed(&self.path)) {
-            return Err(InputError::Changed {
-                path: self.path.clone(),
-                why,
-            });
-        }
+        self.check_unchanged()?;
         let (next_record, sha256) = match &mut self.body {
             Body::Whole { source, .. } => {
                 let bytes = source.bytes();
@@ -293,6 +298,8 @@ impl Dataset {
                 (self.cursor.next_record() + rest, blocks.sha256())
             }
         };
+        // Counting a shard's records and hashing read the map again: check once more.
+        self.check_unchanged()?;
         Ok(Finished {
             bytes: self.len(),
             layout: self.layout.name(),
@@ -300,6 +307,43 @@ impl Dataset {
             next_record,
             sha256,
         })
+    }
+}
+
+impl Dataset {
+    /// Checks that a mapped input did not fault (shrink) or change while it was read.
+    fn check_unchanged(&self) -> Result<(), InputError> {
+        if let Body::Whole { source, .. } = &self.body {
+            if source.faulted() {
+                return Err(self.truncated());
+            }
+        }
+        match self.stamp.and_then(|s| s.changed(&self.path)) {
+            Some(why) => Err(InputError::Changed {
+                path: self.path.clone(),
+                why,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The error for a mapped input whose read faulted, saying how its size changed.
+    fn truncated(&self) -> InputError {
+        let before = self.stamp.map(|s| s.len);
+        let now = std::fs::metadata(&self.path).ok().map(|m| m.len());
+        let why = match (before, now) {
+            (Some(b), Some(n)) if n < b => {
+                format!("the file was truncated (it shrank from {b} to {n} bytes)")
+            }
+            (_, None) => "the file was removed or truncated".to_string(),
+            _ => "a page of the file could not be read (it was truncated, or the disk \
+                  failed)"
+                .to_string(),
+        };
+        InputError::Truncated {
+            path: self.path.clone(),
+            why,
+        }
     }
 }
 

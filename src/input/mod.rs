@@ -39,7 +39,9 @@
 //!   and `verify`;
 //! - `reader`: the line and CSV readers, cursors over blocks of bytes;
 //! - [`range`]: `--shard K/N` byte ranges;
-//! - [`stamp`]: the check that a mapped file did not change while it was read.
+//! - [`stamp`]: the check that a mapped file did not change while it was read;
+//! - [`guard`]: a mapped file that shrinks while it is read (SIGBUS) stops the run with one
+//!   line (exit 2, nothing committed) instead of killing the process.
 //!
 //! Two layouts are read:
 //! - **lines**: one puzzle per line. The puzzle is either the first 81 characters of the
@@ -58,6 +60,7 @@
 
 mod blocks;
 mod dataset;
+pub mod guard;
 pub mod layout;
 pub mod range;
 mod reader;
@@ -112,6 +115,18 @@ pub enum InputError {
         /// The input path as given.
         path: String,
         /// What changed, in words.
+        why: String,
+    },
+    /// A memory-mapped file shrank (or a page of it could not be read) while it was read:
+    /// the read faulted, and [`guard`] turned the fault into this error.
+    #[error(
+        "{path}: {why} while it was memory-mapped, so the run stopped and no output was \
+         committed; --no-mmap reads a file that may change without this risk"
+    )]
+    Truncated {
+        /// The input path as given.
+        path: String,
+        /// What happened, in words (`the file was truncated from 200000000 to 100 bytes`).
         why: String,
     },
     /// The CSV reader failed (an I/O error while parsing).
