@@ -37,10 +37,7 @@
 //! `write` are never held together. A worker waiting for room waits on `pending` after
 //! letting go of `read`. So no cycle, and no deadlock.
 
-use std::io::{self, IsTerminal};
-
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressStyle};
 
 use crate::input::{Dataset, Finished, Layout, LayoutOptions, RawRecord, ReadOptions, Shard};
 
@@ -165,10 +162,10 @@ pub fn run<S: Sink>(
     for (index, mut data) in datasets.into_iter().enumerate() {
         let work = sink.start_input(index, &data)?;
         data.number_from(next_record);
-        let pb = progress_bar(data.len(), quiet);
+        let progress = Progress::new(&data, quiet);
         let (interrupted, records) =
-            pool.install(|| pipeline(&mut data, &work, |r, o| sink.consume(r, o), &pb))?;
-        pb.finish_and_clear();
+            pool.install(|| pipeline(&mut data, &work, |r, o| sink.consume(r, o), &progress))?;
+        progress.finish();
         let finished = data.finish()?;
         next_record = finished.next_record;
         let path = data.path().to_string();
@@ -227,26 +224,6 @@ pub fn worker_pool(threads: usize) -> Result<rayon::ThreadPool> {
         .context("cannot start the worker threads")
 }
 
-/// A progress bar over `total` input bytes on stderr; hidden with `quiet` or when stderr is
-/// not a terminal. It advances once per chunk, shows the records done, puzzles/s and the
-/// time left, fits any terminal width (the bar takes what the text leaves: about 20
-/// columns of 80), and is cleared however the run ends (issue 11).
-pub fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
-    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
-        .with_finish(ProgressFinish::AndClear);
-    if quiet || !io::stderr().is_terminal() {
-        pb.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    pb.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {percent:>3}% {msg}, {eta} left",
-        )
-        .expect("the template is valid")
-        .progress_chars("=> "),
-    );
-    pb
-}
-
 /// The text of a panic's payload (`panic!("...")` gives a `&str` or a `String`).
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     payload
@@ -258,8 +235,10 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 mod closures;
 mod pipeline;
+mod progress;
 #[cfg(test)]
 mod tests;
 
 pub use closures::{FromPanic, Inputs};
 pub use pipeline::{chunk_len, pipeline, AHEAD, CHUNK, IN_FLIGHT};
+pub use progress::Progress;
