@@ -12,6 +12,7 @@
 
 pub mod bench;
 pub mod canon;
+pub mod classset;
 pub mod dedup;
 pub mod merge;
 pub mod overlap;
