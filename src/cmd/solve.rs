@@ -261,14 +261,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
 /// a `.jsonl` or `.npz` output, else the one for the inputs' layout (that of the first
 /// input): lines, or the input's CSV columns plus `solution` and `status`.
 fn open_solutions(layout: &Layout, output: &str, format: Option<TableFormat>) -> Result<Solutions> {
-    let format = format.or_else(|| {
-        TableFormat::from_path(output).filter(|f| {
-            matches!(
-                f,
-                TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet
-            )
-        })
-    });
+    let format = TableFormat::for_rows(output, format);
     let target = Target::create(output)?;
     Ok(match (format, layout) {
         (Some(TableFormat::Txt), _) | (None, Layout::Lines { .. }) => {
