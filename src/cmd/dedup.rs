@@ -108,11 +108,16 @@ pub fn run_dedup(cfg: &DedupConfig) -> Result<DedupSummary> {
     let mut seen = ClassSet::default();
     let mut firsts: HashMap<Key, First> = HashMap::new();
     let mut sum = DedupSummary::default();
-    let iso = cfg.iso;
+    let (iso, with_groups) = (cfg.iso, cfg.groups.is_some());
     let work = move |raw: &RawRecord| -> Keys {
         let puzzle = checked_puzzle(raw)?;
-        let exact = key_of(puzzle);
-        Ok((exact, if iso { key_of(&minlex(puzzle)) } else { exact }))
+        if !iso {
+            let exact = key_of(puzzle);
+            return Ok((exact, exact));
+        }
+        let class = key_of(&minlex(puzzle));
+        // The exact key only tells `--groups`'s relation (exact or isomorph).
+        Ok((if with_groups { key_of(puzzle) } else { class }, class))
     };
     let paths = &cfg.read.inputs;
     let (_, interrupted) = inputs.run(work, |input, raws, keys| {
