@@ -84,6 +84,14 @@ pub enum ParseError {
         /// What is wrong with the record itself.
         cause: Box<ParseError>,
     },
+    /// The record's line is longer than [`crate::input::record::MAX_LINE`] bytes: it is not
+    /// read (a stream keeps only its first bytes, so memory stays bounded), and the reading
+    /// goes on at the next line.
+    #[error("a line of more than {limit} bytes: not read")]
+    LineTooLong {
+        /// The limit, bytes ([`crate::input::record::MAX_LINE`]).
+        limit: usize,
+    },
     /// The solver panicked on this record: a bug, caught so the rest of the run goes on.
     #[error("internal error (a bug, please report it with this puzzle): {0}")]
     Internal(String),

@@ -21,9 +21,8 @@ use std::collections::HashMap;
 use super::canon::checked_puzzle;
 use super::classset::ClassSet;
 use super::rows::RowWriter;
-use super::scan::Inputs;
 use crate::canon::minlex;
-use crate::engine::ReadConfig;
+use crate::engine::{Inputs, ReadConfig};
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
 use crate::output::commit_outputs;
@@ -70,7 +69,7 @@ pub fn key_of(g: &Grid) -> Key {
 }
 
 /// The keys of one record: its exact key and its class key (the same without `--iso`).
-type Keys = Result<(Key, Key), ParseError>;
+pub(crate) type Keys = Result<(Key, Key), ParseError>;
 
 /// The first record of a class, for `--groups`.
 #[derive(Clone, Copy, Debug)]
@@ -87,6 +86,24 @@ struct First {
 /// Fatal problems only (exit 2): an input that cannot be opened or read, inputs of
 /// different layouts, an output that cannot be written.
 pub fn run_dedup(cfg: &DedupConfig) -> Result<DedupSummary> {
+    let (iso, with_groups) = (cfg.iso, cfg.groups.is_some());
+    dedup_with(cfg, move |raw: &RawRecord| -> Keys {
+        let puzzle = checked_puzzle(raw)?;
+        if !iso {
+            let exact = key_of(puzzle);
+            return Ok((exact, exact));
+        }
+        let class = key_of(&minlex(puzzle));
+        // The exact key only tells `--groups`'s relation (exact or isomorph).
+        Ok((if with_groups { key_of(puzzle) } else { class }, class))
+    })
+}
+
+/// [`run_dedup`] with `work` giving each record's keys (tests give one that panics).
+pub(crate) fn dedup_with<W>(cfg: &DedupConfig, work: W) -> Result<DedupSummary>
+where
+    W: Fn(&RawRecord) -> Keys + Sync,
+{
     let mut groups = match &cfg.groups {
         Some(p) => {
             let mut w = csv::Writer::from_writer(Target::create(p)?);
@@ -103,24 +120,13 @@ pub fn run_dedup(cfg: &DedupConfig) -> Result<DedupSummary> {
         }
         None => None,
     };
-    let inputs = Inputs::open(&cfg.read, true)?;
+    let inputs = Inputs::open(&cfg.read, true)?.one_layout()?;
     let mut out = RowWriter::new(inputs.layout(), &cfg.output, None)?;
     let mut seen = ClassSet::default();
     let mut firsts: HashMap<Key, First> = HashMap::new();
     let mut sum = DedupSummary::default();
-    let (iso, with_groups) = (cfg.iso, cfg.groups.is_some());
-    let work = move |raw: &RawRecord| -> Keys {
-        let puzzle = checked_puzzle(raw)?;
-        if !iso {
-            let exact = key_of(puzzle);
-            return Ok((exact, exact));
-        }
-        let class = key_of(&minlex(puzzle));
-        // The exact key only tells `--groups`'s relation (exact or isomorph).
-        Ok((if with_groups { key_of(puzzle) } else { class }, class))
-    };
     let paths = &cfg.read.inputs;
-    let (_, interrupted) = inputs.run(work, |input, raws, keys| {
+    let run = inputs.run(work, |input, _, raws, keys| {
         for (raw, keys) in raws.iter().zip(keys) {
             sum.records += 1;
             let (exact, class) = match keys {
@@ -175,7 +181,7 @@ pub fn run_dedup(cfg: &DedupConfig) -> Result<DedupSummary> {
         }
         Ok(())
     })?;
-    sum.interrupted = interrupted;
+    sum.interrupted = run.interrupted;
     let mut targets = vec![(out.into_target()?, "cannot write kept records".to_string())];
     if let Some(g) = groups {
         let t = g.into_inner().map_err(|e| e.into_error())?;

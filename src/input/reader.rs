@@ -7,7 +7,7 @@
 //! (see [`super::source`]).
 
 use super::layout::Layout;
-use super::record::{count_newlines, data_line, line_fields, spanning_lines};
+use super::record::{count_newlines, data_line, line_fields, spanning_lines, MAX_LINE};
 use super::RawRecord;
 use crate::grid::{parse_cells, parse_solution, Grid, ParseError};
 
@@ -141,7 +141,13 @@ impl LineCursor {
             let Some(line) = data_line(&rest[..end]) else {
                 continue;
             };
-            let (puzzle, solution, fields) = self.parse(line);
+            let (puzzle, solution, fields) = if end > MAX_LINE {
+                let fields = self.keep_text.then(|| csv::ByteRecord::from(vec![""; 2]));
+                let too_long = ParseError::LineTooLong { limit: MAX_LINE };
+                (Err(too_long), None, fields)
+            } else {
+                self.parse(line)
+            };
             out.push(RawRecord {
                 record: self.record,
                 line: self.line,
@@ -234,6 +240,21 @@ impl CsvCursor {
             }
             let skipped = body.get(line_at.0 as usize..at as usize).unwrap_or(&[]);
             line_at = (at, line_at.1 + count_newlines(skipped));
+            let end = (rdr.position().byte() as usize).min(body.len());
+            let row = body.get(at as usize..end).unwrap_or(&[]);
+            let row = row.strip_suffix(b"\n").unwrap_or(row);
+            if row.strip_suffix(b"\r").unwrap_or(row).len() > MAX_LINE {
+                // One huge row: a stream keeps only its first bytes (see record.rs), so its
+                // fields are not known; it is one invalid record either way, with as many
+                // empty fields as a row should have.
+                rec = csv::ByteRecord::from(vec![""; self.expected_fields.unwrap_or(1)]);
+                let mut r = self.record_of(&rec, line_at.1);
+                r.puzzle = Err(ParseError::LineTooLong { limit: MAX_LINE });
+                r.solution = None;
+                out.push(r);
+                self.record += 1;
+                continue;
+            }
             out.push(self.record_of(&rec, line_at.1));
             self.record += 1;
         }

@@ -294,12 +294,34 @@ fn csv_layout(bytes: &[u8], opts: &LayoutOptions, delimiter: u8) -> Result<Layou
                 .position(|(i, f)| i != puzzle && parse_solution(f.as_bytes()).is_ok()),
         },
     };
+    // One column cannot be both: said by the user, that is a mistake to name; found by its
+    // header name (`--puzzle-column solutions`), it is no stored solution.
+    let solution = match (solution, &opts.solution_column) {
+        (Some(i), Some(w)) if i == puzzle => {
+            return Err(format!(
+                "--solution-column {w:?} is the puzzle column ({}); name the column that \
+                 holds the solutions in {}",
+                column_name(header.as_deref(), puzzle),
+                brief(&fields)
+            ))
+        }
+        (Some(i), None) if i == puzzle => None,
+        (solution, _) => solution,
+    };
     Ok(Layout::Csv {
         header,
         puzzle,
         solution,
         delimiter,
     })
+}
+
+/// How a message names column `i` (0-based): its header name, else `column N` (1-based).
+fn column_name(header: Option<&[String]>, i: usize) -> String {
+    match header.and_then(|h| h.get(i)) {
+        Some(name) => format!("{name:?}"),
+        None => format!("column {}", i + 1),
+    }
 }
 
 /// A column other than `puzzle` whose sampled rows all hold grids, one of them complete: a
