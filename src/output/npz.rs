@@ -10,11 +10,16 @@
 //! | word or path | same name, N | byte string (`S` dtype, as wide as the longest value) | empty |
 //! | flag | same name, N | `bool` | false |
 //!
-//! An array is written whole, column after column, so every row is held in memory until the
-//! end: 81 bytes per grid column, 8 per number, the text's length per word. The zip is
-//! written as a stream (sizes after each entry), so standard output works as well as a file.
+//! **Bounded memory.** Each column is spooled as it comes, row by row, to an unnamed
+//! temporary file (in `TMPDIR`) through a 64 KiB buffer: the cells, numbers and flags as the
+//! little-endian bytes the array will hold, each word with its length before it (the width
+//! of a word array is known only at the end). [`TableWriter::finish`] then writes each array's
+//! header and copies its spool into the archive, so memory stays at a few buffers whatever
+//! the row count (disk: about the size of the archive). The zip is written as a stream (sizes
+//! after each entry), so standard output works as well as a file.
 
-use std::io::{self, Write};
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
 
 use npyz::WriterBuilder;
 
@@ -22,43 +27,71 @@ use super::table::{Column, Kind, TableWriter, Value};
 use super::Target;
 use crate::grid::CELLS;
 
-/// One column's values so far.
-enum Buffer {
-    /// Row-major N×81 cells.
-    Grid(Vec<u8>),
-    Int(Vec<i64>),
-    Float(Vec<f64>),
-    /// All values end to end, and where each ends.
-    Text(Vec<u8>, Vec<usize>),
-    Bool(Vec<bool>),
+/// Bytes buffered per column before they go to its spool.
+const SPOOL_BUFFER: usize = 1 << 16;
+
+/// One column's values so far, in a temporary file.
+struct Spool {
+    kind: Kind,
+    file: BufWriter<File>,
+    /// The longest word so far (text columns), bytes.
+    width: usize,
 }
 
-/// Buffers every row, then writes the `.npz` on [`TableWriter::finish`].
+impl Spool {
+    fn new(kind: Kind) -> io::Result<Spool> {
+        Ok(Spool {
+            kind,
+            file: BufWriter::with_capacity(SPOOL_BUFFER, tempfile::tempfile()?),
+            width: 0,
+        })
+    }
+
+    fn push(&mut self, v: &Value<'_>) -> io::Result<()> {
+        let f = &mut self.file;
+        match (self.kind, v) {
+            (Kind::Grid, Value::Grid(g)) => f.write_all(&g.0),
+            (Kind::Grid, _) => f.write_all(&[0; CELLS]),
+            (Kind::Int, Value::Int(n)) => {
+                f.write_all(&i64::try_from(*n).unwrap_or(i64::MAX).to_le_bytes())
+            }
+            (Kind::Int, _) => f.write_all(&(-1i64).to_le_bytes()),
+            (Kind::Float, Value::Float(x)) => f.write_all(&x.to_le_bytes()),
+            (Kind::Float, _) => f.write_all(&f64::NAN.to_le_bytes()),
+            (Kind::Text, v) => {
+                let t = match v {
+                    Value::Text(t) => t.as_bytes(),
+                    _ => b"",
+                };
+                self.width = self.width.max(t.len());
+                f.write_all(&(t.len() as u64).to_le_bytes())?;
+                f.write_all(t)
+            }
+            (Kind::Bool, v) => f.write_all(&[u8::from(matches!(v, Value::Bool(true)))]),
+        }
+    }
+}
+
+/// Spools every column, then writes the `.npz` on [`TableWriter::finish`].
 pub(crate) struct NpzTable {
     out: Target,
     columns: &'static [Column],
-    buffers: Vec<Buffer>,
+    spools: Vec<Spool>,
     rows: u64,
 }
 
 impl NpzTable {
-    pub(crate) fn new(out: Target, columns: &'static [Column]) -> NpzTable {
-        let buffers = columns
+    pub(crate) fn new(out: Target, columns: &'static [Column]) -> io::Result<NpzTable> {
+        let spools = columns
             .iter()
-            .map(|c| match c.kind {
-                Kind::Grid => Buffer::Grid(Vec::new()),
-                Kind::Int => Buffer::Int(Vec::new()),
-                Kind::Float => Buffer::Float(Vec::new()),
-                Kind::Text => Buffer::Text(Vec::new(), Vec::new()),
-                Kind::Bool => Buffer::Bool(Vec::new()),
-            })
-            .collect();
-        NpzTable {
+            .map(|c| Spool::new(c.kind))
+            .collect::<io::Result<_>>()?;
+        Ok(NpzTable {
             out,
             columns,
-            buffers,
+            spools,
             rows: 0,
-        }
+        })
     }
 }
 
@@ -74,22 +107,8 @@ pub fn array_name(c: &Column) -> String {
 
 impl TableWriter for NpzTable {
     fn write_row(&mut self, row: &[Value<'_>]) -> io::Result<()> {
-        for (buf, v) in self.buffers.iter_mut().zip(row) {
-            match (buf, v) {
-                (Buffer::Grid(b), Value::Grid(g)) => b.extend_from_slice(&g.0),
-                (Buffer::Grid(b), _) => b.extend_from_slice(&[0; CELLS]),
-                (Buffer::Int(b), Value::Int(n)) => b.push(i64::try_from(*n).unwrap_or(i64::MAX)),
-                (Buffer::Int(b), _) => b.push(-1),
-                (Buffer::Float(b), Value::Float(x)) => b.push(*x),
-                (Buffer::Float(b), _) => b.push(f64::NAN),
-                (Buffer::Text(b, ends), v) => {
-                    if let Value::Text(t) = v {
-                        b.extend_from_slice(t.as_bytes());
-                    }
-                    ends.push(b.len());
-                }
-                (Buffer::Bool(b), v) => b.push(matches!(v, Value::Bool(true))),
-            }
+        for (spool, v) in self.spools.iter_mut().zip(row) {
+            spool.push(v)?;
         }
         self.rows += 1;
         Ok(())
@@ -101,45 +120,41 @@ impl TableWriter for NpzTable {
         let NpzTable {
             out,
             columns,
-            buffers,
+            spools,
             rows,
         } = *self;
         let mut zip = zip::ZipWriter::new_stream(out);
-        for (col, buf) in columns.iter().zip(&buffers) {
+        for (col, spool) in columns.iter().zip(spools) {
             let options = zip::write::SimpleFileOptions::default()
                 .compression_method(zip::CompressionMethod::Stored)
                 .large_file(true);
             zip.start_file(format!("{}.npy", array_name(col)), options)
                 .map_err(io::Error::other)?;
-            write_array(&mut zip, buf, rows)?;
+            write_array(&mut zip, spool, rows)?;
         }
         let stream = zip.finish().map_err(io::Error::other)?;
         Ok(stream.into_inner())
     }
 }
 
-/// Writes one column as a `.npy` array of `rows` rows into `w`.
-fn write_array<W: io::Write>(w: &mut W, buf: &Buffer, rows: u64) -> io::Result<()> {
-    let mut w = io::BufWriter::with_capacity(1 << 16, w);
-    match buf {
-        Buffer::Grid(cells) => {
-            w.write_all(&header::<u8>(&[rows, CELLS as u64])?)?;
-            w.write_all(cells)?;
-        }
-        Buffer::Int(v) => {
-            w.write_all(&header::<i64>(&[rows])?)?;
-            v.iter().try_for_each(|x| w.write_all(&x.to_le_bytes()))?;
-        }
-        Buffer::Float(v) => {
-            w.write_all(&header::<f64>(&[rows])?)?;
-            v.iter().try_for_each(|x| w.write_all(&x.to_le_bytes()))?;
-        }
-        Buffer::Bool(v) => {
-            w.write_all(&header::<bool>(&[rows])?)?;
-            v.iter().try_for_each(|&x| w.write_all(&[u8::from(x)]))?;
-        }
-        Buffer::Text(bytes, ends) => write_text(&mut w, bytes, ends, rows)?,
+/// Writes one spooled column as a `.npy` array of `rows` rows into `w`.
+fn write_array<W: io::Write>(w: &mut W, spool: Spool, rows: u64) -> io::Result<()> {
+    let (kind, width) = (spool.kind, spool.width);
+    let mut file = spool
+        .file
+        .into_inner()
+        .map_err(io::IntoInnerError::into_error)?;
+    file.rewind()?;
+    let mut data = BufReader::with_capacity(SPOOL_BUFFER, file);
+    let mut w = BufWriter::with_capacity(SPOOL_BUFFER, w);
+    match kind {
+        Kind::Grid => w.write_all(&header::<u8>(&[rows, CELLS as u64])?)?,
+        Kind::Int => w.write_all(&header::<i64>(&[rows])?)?,
+        Kind::Float => w.write_all(&header::<f64>(&[rows])?)?,
+        Kind::Bool => w.write_all(&header::<bool>(&[rows])?)?,
+        Kind::Text => return write_text(&mut w, &mut data, width, rows),
     }
+    io::copy(&mut data, &mut w)?;
     w.flush()
 }
 
@@ -160,22 +175,16 @@ fn header<T: npyz::AutoSerialize>(shape: &[u64]) -> io::Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Writes a text column as fixed-width byte strings (`|S<w>`, w = the longest value, at
-/// least 1), each padded with NUL bytes as numpy does.
-fn write_text<W: io::Write>(w: &mut W, bytes: &[u8], ends: &[usize], rows: u64) -> io::Result<()> {
-    let mut start = 0;
-    let width = ends
-        .iter()
-        .map(|&e| {
-            let len = e - start;
-            start = e;
-            len
-        })
-        .max()
-        .unwrap_or(0)
-        .max(1);
+/// Writes a spooled text column (each word after its length) as fixed-width byte strings
+/// (`|S<w>`, w = the longest value, at least 1), each padded with NUL bytes as numpy does.
+fn write_text<W: io::Write, R: Read>(
+    w: &mut W,
+    data: &mut R,
+    width: usize,
+    rows: u64,
+) -> io::Result<()> {
     let dtype = npyz::DType::Plain(
-        format!("|S{width}")
+        format!("|S{}", width.max(1))
             .parse()
             .expect("|S<n> is a valid type string"),
     );
@@ -184,10 +193,13 @@ fn write_text<W: io::Write>(w: &mut W, bytes: &[u8], ends: &[usize], rows: u64) 
         .shape(&[rows])
         .writer(w)
         .begin_nd()?;
-    let mut start = 0;
-    for &e in ends {
-        a.push(&bytes[start..e])?;
-        start = e;
+    let mut word = Vec::new();
+    for _ in 0..rows {
+        let mut len = [0u8; 8];
+        data.read_exact(&mut len)?;
+        word.resize(u64::from_le_bytes(len) as usize, 0);
+        data.read_exact(&mut word)?;
+        a.push(&word)?;
     }
     a.finish()
 }

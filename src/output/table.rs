@@ -138,7 +138,7 @@ pub fn table_writer(
         TableFormat::Csv => Box::new(TextTable::new(out, columns, b',', true)?),
         TableFormat::Txt => Box::new(TextTable::new(out, columns, b' ', false)?),
         TableFormat::Jsonl => Box::new(super::jsonl::JsonlTable::new(out, columns)),
-        TableFormat::Npz => Box::new(super::npz::NpzTable::new(out, columns)),
+        TableFormat::Npz => Box::new(super::npz::NpzTable::new(out, columns)?),
         #[cfg(feature = "parquet")]
         TableFormat::Parquet => Box::new(super::parquet::ParquetTable::new(out, columns)?),
         #[cfg(not(feature = "parquet"))]
