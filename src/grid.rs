@@ -84,6 +84,10 @@ pub enum ParseError {
         /// What is wrong with the record itself.
         cause: Box<ParseError>,
     },
+    /// A JSON Lines or Parquet record that holds no puzzle: a line that is not a JSON
+    /// object, or a puzzle that is missing or null (issue 13).
+    #[error("{0}")]
+    Record(String),
     /// The record's line is longer than [`crate::input::record::MAX_LINE`] bytes: it is not
     /// read (a stream keeps only its first bytes, so memory stays bounded), and the reading
     /// goes on at the next line.

@@ -30,7 +30,8 @@ pub struct AugmentArgs {
     /// solution, instead of skipping them.
     #[arg(long)]
     pub keep_unsolved: bool,
-    /// CSV solution column: header name (case-insensitive) or 1-based index [default: a
+    /// Solution column of a CSV, JSON Lines or Parquet input: header name or key
+    /// (case-insensitive) or 1-based index [default: a
     /// column named solutions, solution, answer or answers].
     #[arg(long, value_name = "NAME")]
     pub solution_column: Option<String>,

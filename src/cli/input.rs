@@ -9,24 +9,35 @@ use clap::{Args, ValueEnum};
 use sudoku_batch::engine::ReadConfig;
 use sudoku_batch::input::{Format, LayoutOptions, Shard};
 
-/// Input layout for `--format`.
+/// Input layout for `--format` (`--input-format`).
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum FormatArg {
-    /// Sniff: a CSV header naming a puzzle column means CSV, else one puzzle per line.
+    /// Sniff: Parquet by its magic `PAR1`, JSON Lines by a first `{`, CSV by a header naming
+    /// a puzzle column, else one puzzle per line.
     Auto,
     /// One 81-character puzzle per line.
     Lines,
     /// A CSV file with a puzzle column.
     Csv,
+    /// JSON Lines: one object per line, the puzzle under a key.
+    Jsonl,
+    /// Apache Parquet (builds with the `parquet` feature): the puzzle in a column.
+    Parquet,
 }
 
 /// Layout flags shared by every command that reads puzzles (`solve`, `verify`, `bench`).
 #[derive(Debug, Args)]
 pub struct LayoutArgs {
     /// Input layout.
-    #[arg(long, value_enum, default_value = "auto")]
+    #[arg(
+        long,
+        visible_alias = "input-format",
+        value_enum,
+        default_value = "auto"
+    )]
     pub format: FormatArg,
-    /// CSV puzzle column: header name (case-insensitive) or 1-based index.
+    /// Puzzle column of a CSV, JSON Lines or Parquet input: header name or key
+    /// (case-insensitive) or 1-based index.
     #[arg(long, value_name = "NAME")]
     pub puzzle_column: Option<String>,
     /// The CSV has no header row (pick the puzzle column by index, or it is found by content).
@@ -58,6 +69,8 @@ impl LayoutArgs {
                 FormatArg::Auto => Format::Auto,
                 FormatArg::Lines => Format::Lines,
                 FormatArg::Csv => Format::Csv,
+                FormatArg::Jsonl => Format::Jsonl,
+                FormatArg::Parquet => Format::Parquet,
             },
             puzzle_column: self.puzzle_column.clone(),
             solution_column: None,

@@ -13,7 +13,8 @@ pub struct VerifyArgs {
     /// Inputs and how to read them.
     #[command(flatten)]
     pub input: InputArgs,
-    /// CSV solution column: header name (case-insensitive) or 1-based index [default: a
+    /// Solution column of a CSV, JSON Lines or Parquet input: header name or key
+    /// (case-insensitive) or 1-based index [default: a
     /// column named solutions, solution, answer or answers].
     #[arg(long, value_name = "NAME")]
     pub solution_column: Option<String>,

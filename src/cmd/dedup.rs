@@ -84,11 +84,16 @@ struct First {
 /// Fatal problems only (exit 2): an input that cannot be opened or read, inputs of
 /// different layouts, an output that cannot be written.
 pub fn run_dedup(cfg: &DedupConfig) -> Result<DedupSummary> {
-    let iso = cfg.iso;
+    let (iso, with_groups) = (cfg.iso, cfg.groups.is_some());
     dedup_with(cfg, move |raw: &RawRecord| -> Keys {
         let puzzle = checked_puzzle(raw)?;
-        let exact = key_of(puzzle);
-        Ok((exact, if iso { key_of(&minlex(puzzle)) } else { exact }))
+        if !iso {
+            let exact = key_of(puzzle);
+            return Ok((exact, exact));
+        }
+        let class = key_of(&minlex(puzzle));
+        // The exact key only tells `--groups`'s relation (exact or isomorph).
+        Ok((if with_groups { key_of(puzzle) } else { class }, class))
     })
 }
 
@@ -170,7 +175,7 @@ where
     })?;
     sum.interrupted = run.interrupted;
     let groups = groups.map(|g| (g, "cannot write --groups"));
-    commit_rows(out, "cannot write kept records", groups)?;
+    commit_rows(out.into_target()?, "cannot write kept records", groups)?;
     if !cfg.read.quiet {
         print_summary(&sum, cfg);
     }

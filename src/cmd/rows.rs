@@ -28,10 +28,10 @@ impl RowWriter {
     pub(crate) fn new(layout: Option<&Layout>, path: &str, added: Option<&str>) -> Result<Self> {
         let target = Target::create(path)?;
         Ok(match layout {
-            Some(Layout::Csv { header, .. }) => {
+            Some(l @ (Layout::Csv { .. } | Layout::Columns { .. })) => {
                 let mut w = csv::WriterBuilder::new().flexible(true).from_writer(target);
-                if let Some(h) = header {
-                    let mut names = h.clone();
+                if let Some(h) = l.header() {
+                    let mut names = h.to_vec();
                     names.extend(added.map(str::to_string));
                     w.write_record(&names)?;
                 }
@@ -100,17 +100,17 @@ pub(crate) fn side_csv(path: Option<&str>, header: &[&str]) -> Result<Option<csv
     .transpose()
 }
 
-/// Commits the rows (`what`: the message of a failure) and the side CSV with its message,
-/// when there is one: renamed into place together at the end of the run.
+/// Commits the rows' output (`what`: the message of a failure) and the side CSV with its
+/// message, when there is one: renamed into place together at the end of the run.
 ///
 /// # Errors
 /// A flush or rename that fails, with its message.
 pub(crate) fn commit_rows(
-    rows: RowWriter,
+    rows: Target,
     what: &str,
     side: Option<(csv::Writer<Target>, &str)>,
 ) -> Result<()> {
-    let mut targets = vec![(rows.into_target()?, what.to_string())];
+    let mut targets = vec![(rows, what.to_string())];
     if let Some((w, what)) = side {
         let t = w.into_inner().map_err(|e| e.into_error())?;
         targets.push((t, what.to_string()));

@@ -268,21 +268,14 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
 /// a `.jsonl` or `.npz` output, else the one for the inputs' layout (that of the first
 /// input): lines, or the input's CSV columns plus `solution` and `status`.
 fn open_solutions(layout: &Layout, output: &str, format: Option<TableFormat>) -> Result<Solutions> {
-    let format = format.or_else(|| {
-        TableFormat::from_path(output).filter(|f| {
-            matches!(
-                f,
-                TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet
-            )
-        })
-    });
+    let format = TableFormat::for_rows(output, format);
     let target = Target::create(output)?;
     Ok(match (format, layout) {
         (Some(TableFormat::Txt), _) | (None, Layout::Lines { .. }) => {
             Solutions::Lines(LinesWriter::new(target))
         }
-        (Some(TableFormat::Csv) | None, Layout::Csv { header, .. }) => {
-            Solutions::Csv(Box::new(CsvWriter::new(target, header.as_deref())?))
+        (Some(TableFormat::Csv) | None, Layout::Csv { .. } | Layout::Columns { .. }) => {
+            Solutions::Csv(Box::new(CsvWriter::new(target, layout.header())?))
         }
         (Some(f), _) => Solutions::Table(SolveTable::new(table_writer(f, target, SOLVE_COLUMNS)?)),
     })

@@ -199,6 +199,7 @@ pub fn same_layout(datasets: &[Dataset]) -> Result<()> {
         let same = match (first.layout(), data.layout()) {
             (Layout::Lines { .. }, Layout::Lines { .. }) => true,
             (Layout::Csv { header: a, .. }, Layout::Csv { header: b, .. }) => a == b,
+            (a @ Layout::Columns { .. }, b @ Layout::Columns { .. }) => a.header() == b.header(),
             _ => false,
         };
         anyhow::ensure!(

@@ -15,6 +15,23 @@ enum Body {
     Whole { source: Source, end: usize },
     /// Bounded blocks of a stream.
     Blocks(Box<Blocks>),
+    /// The rows of a Parquet file.
+    #[cfg(feature = "parquet")]
+    Parquet(Box<super::parquet::ParquetRows>),
+}
+
+/// Whether the file at `path` starts with the Parquet magic number `PAR1` (`false` for
+/// standard input, special files and files that cannot be read: those are left to the
+/// other readers).
+fn is_parquet(path: &str) -> bool {
+    use std::io::Read;
+    if path == "-" || !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut head = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| &head == b"PAR1")
 }
 
 /// One input being read: its bytes, its layout and a cursor over its records.
@@ -48,6 +65,9 @@ impl Dataset {
     /// not fit the options (or a shard is asked of standard input or a pipe).
     pub fn open(path: &str, opts: &ReadOptions) -> Result<Dataset, InputError> {
         let stamp = Stamp::of(path);
+        if is_parquet(path) {
+            return Dataset::open_parquet(path, stamp, opts);
+        }
         let opened = source::open(path, opts.mmap)?;
         let stamp = stamp.filter(|_| matches!(opened.source, Source::Mapped(_)));
         let source::Opened {
@@ -89,6 +109,44 @@ impl Dataset {
             blocks.set_shard(from, to);
         }
         Ok(data)
+    }
+
+    /// A Parquet file: its rows in batches ([`super::parquet`]).
+    #[cfg(feature = "parquet")]
+    fn open_parquet(
+        path: &str,
+        stamp: Option<Stamp>,
+        opts: &ReadOptions,
+    ) -> Result<Dataset, InputError> {
+        let (rows, layout) = super::parquet::open(path, opts)?;
+        let cursor = Cursor::new(&layout, 0, 1, rows.first, false);
+        Ok(Dataset {
+            path: path.to_string(),
+            skipped_records: rows.first,
+            base: 0,
+            body: Body::Parquet(Box::new(rows)),
+            layout,
+            codec: Codec::Plain,
+            len: stamp.map(|s| s.len),
+            stamp,
+            cursor,
+            shard: opts.shard,
+            hash: opts.hash,
+        })
+    }
+
+    #[cfg(not(feature = "parquet"))]
+    fn open_parquet(
+        path: &str,
+        _stamp: Option<Stamp>,
+        _opts: &ReadOptions,
+    ) -> Result<Dataset, InputError> {
+        Err(InputError::layout(
+            path,
+            "a Parquet file, and this build reads no Parquet: rebuild with \
+             `cargo build --release --features parquet`"
+                .to_string(),
+        ))
     }
 
     /// A dataset over `bytes` already in memory, named `path` in messages (for tests and
@@ -141,7 +199,9 @@ impl Dataset {
             }
         };
         let mut body = body;
-        if let (Body::Blocks(b), Layout::Lines { .. }) = (&mut body, &layout) {
+        if let (Body::Blocks(b), Layout::Lines { .. } | Layout::Columns { .. }) =
+            (&mut body, &layout)
+        {
             b.set_quotes(false);
         }
         let cursor = Cursor::new(
@@ -262,6 +322,13 @@ impl Dataset {
                 })?;
                 self.cursor.set_pos(0);
             },
+            #[cfg(feature = "parquet")]
+            Body::Parquet(rows) => {
+                let mut next = self.cursor.next_record();
+                rows.fill(&self.path, out, max, &mut next)?;
+                self.cursor.set_next_record(next);
+                Ok(())
+            }
         }
     }
 
@@ -271,6 +338,12 @@ impl Dataset {
         match &self.body {
             Body::Whole { .. } => self.cursor.pos() as u64,
             Body::Blocks(b) => b.stream.read.load(std::sync::atomic::Ordering::Relaxed),
+            // The share of the file's rows read, in bytes.
+            #[cfg(feature = "parquet")]
+            Body::Parquet(rows) => {
+                (u128::from(self.len()) * u128::from(rows.read()) / u128::from(rows.total.max(1)))
+                    as u64
+            }
         }
     }
 
@@ -313,6 +386,23 @@ impl Dataset {
                         )?,
                     };
                 (self.cursor.next_record() + rest, blocks.sha256())
+            }
+            #[cfg(feature = "parquet")]
+            Body::Parquet(rows) => {
+                let next = match self.shard {
+                    None => self.cursor.next_record(),
+                    Some(_) => self.base + rows.total,
+                };
+                let sha256 = match self.hash {
+                    true => Some(super::parquet::file_sha256(&self.path).map_err(|source| {
+                        InputError::Io {
+                            path: self.path.clone(),
+                            source,
+                        }
+                    })?),
+                    false => None,
+                };
+                (next, sha256)
             }
         };
         // Counting a shard's records and hashing read the map again: check once more.

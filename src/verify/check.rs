@@ -303,7 +303,8 @@ pub fn describe(e: &ParseError, field: &str) -> String {
         ParseError::Length { found: 0, .. } => format!("{field}: empty, expected 81 cells"),
         ParseError::FieldCount { .. }
         | ParseError::MissingField { .. }
-        | ParseError::LineTooLong { .. } => {
+        | ParseError::LineTooLong { .. }
+        | ParseError::Record(_) => {
             format!("row: {e}")
         }
         ParseError::Conflict(_)
