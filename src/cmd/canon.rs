@@ -7,6 +7,7 @@
 //! `augment` and `rate` use. `--stats` writes `record,line,status,clues,automorphisms,error`
 //! per record.
 
+use crate::summary::count;
 use anyhow::{Context, Result};
 
 use super::rows::RowWriter;
@@ -160,8 +161,8 @@ where
     commit_outputs(targets, ())?;
     if !cfg.read.quiet {
         eprintln!(
-            "sudoku-batch: canon: {} records, {} with a form, {} invalid{}",
-            sum.records,
+            "sudoku-batch: canon: {}, {} with a form, {} invalid{}",
+            count(sum.records, "record", "records"),
             sum.records - sum.invalid,
             sum.invalid,
             if sum.interrupted {
