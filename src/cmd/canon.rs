@@ -10,12 +10,11 @@
 use crate::summary::count;
 use anyhow::{Context, Result};
 
-use super::rows::RowWriter;
+use super::rows::{commit_rows, side_csv, RowWriter};
 use crate::canon::{canonical, Canonical};
 use crate::engine::{Inputs, ReadConfig};
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
-use crate::output::commit_outputs;
 use crate::output::table::{table_writer, Column, Kind, TableFormat, TableWriter, Value};
 use crate::output::Target;
 
@@ -112,21 +111,15 @@ pub(crate) fn canon_with<W>(cfg: &CanonConfig, work: W) -> Result<CanonSummary>
 where
     W: Fn(&RawRecord) -> Result<Canonical, ParseError> + Sync,
 {
-    let mut stats = match &cfg.stats {
-        Some(p) => {
-            let mut w = csv::Writer::from_writer(Target::create(p)?);
-            w.write_record([
-                "record",
-                "line",
-                "status",
-                "clues",
-                "automorphisms",
-                "error",
-            ])?;
-            Some(w)
-        }
-        None => None,
-    };
+    let header = [
+        "record",
+        "line",
+        "status",
+        "clues",
+        "automorphisms",
+        "error",
+    ];
+    let mut stats = side_csv(cfg.stats.as_deref(), &header)?;
     let inputs = Inputs::open(&cfg.read, false)?.one_layout()?;
     let mut out = match TableFormat::for_rows(&cfg.output, cfg.output_format) {
         Some(f) => Forms::Table(table_writer(
@@ -153,12 +146,11 @@ where
         Ok(())
     })?;
     sum.interrupted = run.interrupted;
-    let mut targets = vec![(out.into_target()?, "cannot write forms".to_string())];
-    if let Some(s) = stats {
-        let t = s.into_inner().map_err(|e| e.into_error())?;
-        targets.push((t, "cannot write --stats".to_string()));
-    }
-    commit_outputs(targets, ())?;
+    commit_rows(
+        out.into_target()?,
+        "cannot write forms",
+        stats.map(|s| (s, "cannot write --stats")),
+    )?;
     if !cfg.read.quiet {
         eprintln!(
             "sudoku-batch: canon: {}, {} with a form, {} invalid{}",
