@@ -3,7 +3,10 @@
 //! (puzzles), so criterion reports puzzles/s. Reads `../shared/data` when present, else the
 //! committed `data/sample.txt`. The solver alone is benchmarked in `benches/solve.rs`.
 //!
-//! `cargo bench --bench batch`
+//! The `record_total` group times what the progress bar's record total costs: one
+//! `memchr` pass over a million records in memory, as lines and as CSV (issue 11).
+//!
+//! `cargo bench --bench batch` (`cargo bench --bench batch -- record_total` for that group)
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -11,7 +14,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use sudoku_batch::cmd::solve::{run_solve, SolveConfig};
 use sudoku_batch::engine::ReadConfig;
-use sudoku_batch::input::LayoutOptions;
+use sudoku_batch::input::{Dataset, LayoutOptions, ReadOptions};
 
 /// (group name, file) pairs to benchmark.
 fn datasets() -> Vec<(String, PathBuf)> {
@@ -70,5 +73,36 @@ fn batch(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, batch);
+/// A million records: `data/sample.txt`'s 2,000 puzzles 500 times, as lines and as a CSV
+/// of `id,puzzle`.
+fn million() -> [(&'static str, Vec<u8>); 2] {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sample = std::fs::read_to_string(root.join("data/sample.txt")).expect("data/sample.txt");
+    let puzzles: Vec<&str> = sample.lines().filter(|l| l.len() == 81).collect();
+    let (mut lines, mut csv) = (String::new(), String::from("id,puzzle\n"));
+    for i in 0..1_000_000 {
+        let p = puzzles[i % puzzles.len()];
+        lines.push_str(p);
+        lines.push('\n');
+        csv.push_str(&format!("{i},{p}\n"));
+    }
+    [
+        ("lines_1m", lines.into_bytes()),
+        ("csv_1m", csv.into_bytes()),
+    ]
+}
+
+fn record_total(c: &mut Criterion) {
+    let mut group = c.benchmark_group("record_total");
+    group.sample_size(20);
+    for (name, bytes) in million() {
+        let data = Dataset::from_bytes(name, bytes, &ReadOptions::default()).expect("reads");
+        assert_eq!(data.record_total(), Some(1_000_000));
+        group.throughput(Throughput::Elements(1_000_000));
+        group.bench_function(name, |b| b.iter(|| data.record_total()));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, batch, record_total);
 criterion_main!(benches);

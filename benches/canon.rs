@@ -19,7 +19,7 @@ const SHARED: [(&str, usize, usize); 4] = [
     ("random_minimal_20k.txt", 0, 5000),
     ("forum_hardest_1905_11plus.txt", 0, 5000),
     ("17_clue.txt", 0, 5000),
-    ("kaggle_1m_sample.csv", 1, 200),
+    ("kaggle_1m_sample.csv", 1, 5000),
 ];
 
 /// Field `column` of each line of a lines file or CSV; `#` lines and short fields skipped.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Peak memory of `solve` reading one million puzzles through a pipe and from a .zst file
-# (issue 10): fails loudly (exit 1) when a run's peak RSS reaches 64 MiB.
+# Peak memory of `solve` reading one million puzzles through a pipe, from a .zst file and
+# with --no-mmap, and one 100 MB line through a pipe (issue 10): fails loudly (exit 1) when a
+# run's peak RSS reaches 64 MiB.
 #
 #   scripts/peak-rss-pipe.sh [COUNT]        # default 1000000; needs python3, zstd, GNU time
 #
@@ -37,4 +38,7 @@ check "pipe (cat | solve -)" sh -c "cat '$input' | $bin solve -q -j 2 --first - 
 check "zstd file" "$bin" solve -q -j 2 --first "$input.zst" -o /dev/null
 check "zstdcat | solve -" sh -c "zstdcat '$input.zst' | $bin solve -q -j 2 --first - -o /dev/null"
 check "--no-mmap" "$bin" solve -q -j 2 --first --no-mmap "$input" -o /dev/null
+# One 100 MB line without a line end: one invalid record (exit 1), read in bounded memory.
+check "one 100 MB line | solve -" sh -c \
+    "head -c 100000000 /dev/zero | tr '\\0' 1 | $bin solve -q - -o /dev/null 2>/dev/null || [ \$? -eq 1 ]"
 exit $fail

@@ -84,6 +84,18 @@ pub enum ParseError {
         /// What is wrong with the record itself.
         cause: Box<ParseError>,
     },
+    /// A JSON Lines or Parquet record that holds no puzzle: a line that is not a JSON
+    /// object, or a puzzle that is missing or null (issue 13).
+    #[error("{0}")]
+    Record(String),
+    /// The record's line is longer than [`crate::input::record::MAX_LINE`] bytes: it is not
+    /// read (a stream keeps only its first bytes, so memory stays bounded), and the reading
+    /// goes on at the next line.
+    #[error("a line of more than {limit} bytes: not read")]
+    LineTooLong {
+        /// The limit, bytes ([`crate::input::record::MAX_LINE`]).
+        limit: usize,
+    },
     /// The solver panicked on this record: a bug, caught so the rest of the run goes on.
     #[error("internal error (a bug, please report it with this puzzle): {0}")]
     Internal(String),
@@ -260,25 +272,41 @@ impl Grid {
         self.0.iter().map(|&d| u32::from(d != 0)).sum()
     }
 
-    /// Whether two equal digits share a unit: one pass over the cells with a bitmask of seen
-    /// digits per row, column and box. The fast path of [`Grid::conflicts`], which runs on
-    /// every record before the solver.
+    /// Whether two equal digits share a unit. The fast path of [`Grid::conflicts`], which
+    /// runs on every record before the solver and before a canonical form.
+    ///
+    /// Each cell becomes one bit (`1 << (d - 1)`, none for a blank); a unit repeats a digit
+    /// exactly when the sum of its cells' bits differs from their OR (distinct powers of two
+    /// add without carries). Sums and ORs of rows, columns and boxes are taken in one
+    /// branch-free pass of fixed loops, which the compiler unrolls and vectorizes; the
+    /// earlier version (a mask per unit, tested and set cell by cell, a branch per blank) was
+    /// 20% of exact `dedup`.
     pub fn has_conflict(&self) -> bool {
-        let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
-        let mut dup = 0u16;
-        for (i, &d) in self.0.iter().enumerate() {
-            if d == 0 {
-                continue;
+        let bits = self.0.map(|d| (1u16 << (d & 15)) >> 1);
+        let (mut col_sum, mut col_or) = ([0u16; 9], [0u16; 9]);
+        let mut bad = 0u16;
+        for band in bits.chunks_exact(27) {
+            let (mut box_sum, mut box_or) = ([0u16; 3], [0u16; 3]);
+            for row in band.chunks_exact(9) {
+                let (mut sum, mut or) = (0u16, 0u16);
+                for (c, &x) in row.iter().enumerate() {
+                    sum += x;
+                    or |= x;
+                    col_sum[c] += x;
+                    col_or[c] |= x;
+                    box_sum[c / 3] += x;
+                    box_or[c / 3] |= x;
+                }
+                bad |= sum ^ or;
             }
-            let bit = 1u16 << (d & 15);
-            let (r, c) = (i / 9, i % 9);
-            let b = r / 3 * 3 + c / 3;
-            dup |= (rows[r] | cols[c] | boxes[b]) & bit;
-            rows[r] |= bit;
-            cols[c] |= bit;
-            boxes[b] |= bit;
+            for k in 0..3 {
+                bad |= box_sum[k] ^ box_or[k];
+            }
         }
-        dup != 0
+        for c in 0..9 {
+            bad |= col_sum[c] ^ col_or[c];
+        }
+        bad != 0
     }
 
     /// Every unit in which a digit stands more than once, in unit order (rows, columns,
@@ -560,6 +588,33 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Random grids of 0 to 40 givens (digits anywhere, clashing or not) against a check
+    /// of every pair of cells in every unit.
+    #[test]
+    fn fast_conflict_check_agrees_with_every_pair_of_cells() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(20);
+        let (mut with, mut without) = (0, 0);
+        for _ in 0..20_000 {
+            let mut g = Grid::EMPTY;
+            for _ in 0..rng.random_range(0..40) {
+                g.0[rng.random_range(0..CELLS)] = rng.random_range(1..=9);
+            }
+            let clash = UNITS.iter().any(|u| {
+                u.iter()
+                    .enumerate()
+                    .any(|(i, &a)| u[i + 1..].iter().any(|&b| g.0[a] != 0 && g.0[a] == g.0[b]))
+            });
+            assert_eq!(g.has_conflict(), clash, "{g}");
+            if clash {
+                with += 1;
+            } else {
+                without += 1;
+            }
+        }
+        assert!(with > 1000 && without > 1000, "{with} {without}");
     }
 
     #[test]

@@ -98,6 +98,7 @@ fn sample_bench_exports_consistent_values() {
     assert_eq!(input["records"], n);
     assert_eq!(input["puzzles"], n);
     assert_eq!(input["skipped_invalid"], 0);
+    assert_eq!(input["codec"], "none");
     let results = json["results"].as_array().unwrap();
     assert_eq!(results.len(), 2);
     for (r, threads) in results.iter().zip([1, 2]) {
@@ -160,6 +161,15 @@ fn invalid_records_are_skipped_and_counted() {
     assert_eq!(json["inputs"][0]["records"], 32);
     assert_eq!(json["inputs"][0]["puzzles"], 30);
     assert_eq!(json["inputs"][0]["skipped_invalid"], 2);
+    assert_eq!(json["results"][0]["solved"], 30);
+    // The same input gzipped: the report names the codec (issue 10), the counts agree.
+    let gz = dir.path().join("mixed.gz");
+    let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut w, &fs::read(&input).unwrap()).unwrap();
+    fs::write(&gz, w.finish().unwrap()).unwrap();
+    let (_, json, _, _) = bench(&["-j", "1"], &gz);
+    assert_eq!(json["inputs"][0]["codec"], "gzip");
+    assert_eq!(json["inputs"][0]["puzzles"], 30);
     assert_eq!(json["results"][0]["solved"], 30);
 }
 

@@ -1,12 +1,13 @@
-//! `.parquet` output (cargo feature `parquet`, issue 13): the rows `augment` and `rate`
-//! write as Parquet, read back with arrow-rs, are the CSV's rows.
+//! `.parquet` output and input (cargo feature `parquet`, issue 13): the rows `augment` and
+//! `rate` write as Parquet, read back with arrow-rs, are the CSV's rows; the tool reads its
+//! own Parquet back with every row, and Parquet from elsewhere (grids as lists of numbers).
 
 #![cfg(feature = "parquet")]
 
 mod common;
 
 use arrow_array::{Array, BooleanArray, Float64Array, Int64Array, RecordBatch, StringArray};
-use common::{bin, shared};
+use common::{assert_round_trip, assert_solves, assert_statuses, bin, cells, shared, P, S};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 fn batches(path: &std::path::Path) -> Vec<RecordBatch> {
@@ -80,4 +81,122 @@ fn parquet_holds_the_csv_rows() {
             assert_eq!(got, want, "{}: column {name}", args[0]);
         }
     }
+}
+
+/// Runs `sudoku-batch ARGS -q`; returns the exit code, standard output and standard error.
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = bin().args(args).arg("-q").output().unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (o.status.code(), text(o.stdout), text(o.stderr))
+}
+
+#[test]
+fn csv_to_parquet_to_csv_keeps_every_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = assert_round_trip(dir.path(), "parquet");
+    let s = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    // `solve` reads its own Parquet: every row, in order, the same outcome; `line` is the
+    // 1-based row of the file.
+    let (_, _, err) = run(&[
+        "solve",
+        &table,
+        "-o",
+        &s("again.csv"),
+        "--stats",
+        &s("st.csv"),
+    ]);
+    assert!(
+        err.contains("t.parquet:3: "),
+        "a bad row is named by its row: {err}"
+    );
+    let mut rdr = csv::Reader::from_path(s("again.csv")).unwrap();
+    let rows: Vec<csv::StringRecord> = rdr.records().map(Result::unwrap).collect();
+    let status: Vec<&str> = rows.iter().map(|r| &r[6]).collect();
+    assert_statuses(&status);
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!(r[0], i.to_string(), "record numbers kept");
+        assert_eq!(&r[4], &r[6], "row {i}: the same status from Parquet");
+        assert_eq!(&r[3], &r[5], "row {i}: the same solution from Parquet");
+    }
+    assert_solves(P, &rows[0][5], "record 0 read from Parquet");
+    let stats = std::fs::read_to_string(s("st.csv")).unwrap();
+    let lines: Vec<&str> = stats
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(2).unwrap())
+        .collect();
+    assert_eq!(lines, ["1", "2", "3", "4", "5"]);
+    // Shards of a Parquet file, joined, are the whole run.
+    let (_, whole, _) = run(&["solve", &table, "-o", "-"]);
+    let mut joined = String::new();
+    for k in 1..=3 {
+        let (_, out, _) = run(&["solve", &table, "-o", "-", "--shard", &format!("{k}/3")]);
+        let skip = if k == 1 {
+            0
+        } else {
+            out.find('\n').unwrap() + 1
+        };
+        joined.push_str(&out[skip..]);
+    }
+    assert_eq!(joined, whole);
+    // Parquet needs a file: on standard input it is refused in one line.
+    let o = bin()
+        .args(["solve", "-", "-o", "-"])
+        .pipe_stdin(&table)
+        .unwrap()
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("give the path"));
+}
+
+#[test]
+fn parquet_grids_as_lists_of_numbers_and_columns_by_name() {
+    use arrow_array::builder::{ListBuilder, StringBuilder, UInt8Builder};
+    use arrow_array::{ArrayRef, Int64Array};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hf.parquet");
+    let mut grids = ListBuilder::new(UInt8Builder::new());
+    let mut answers = StringBuilder::new();
+    for (i, p) in [P, P, &P[..80]].iter().enumerate() {
+        grids.values().append_slice(&cells(p));
+        grids.append(true);
+        if i == 0 {
+            answers.append_value(S);
+        } else {
+            answers.append_null();
+        }
+    }
+    let batch = RecordBatch::try_from_iter([
+        (
+            "id",
+            Arc::new(Int64Array::from(vec![10, 11, 12])) as ArrayRef,
+        ),
+        ("grid", Arc::new(grids.finish()) as ArrayRef),
+        ("answer", Arc::new(answers.finish()) as ArrayRef),
+    ])
+    .unwrap();
+    let file = std::fs::File::create(&path).unwrap();
+    let mut w = parquet::arrow::ArrowWriter::try_new(file, batch.schema(), None).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    let path = path.to_str().unwrap();
+    // `grid` is no known puzzle name: the option chooses it; `answer` is a known name.
+    let (code, _, err) = run(&["solve", path, "-o", "-"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--puzzle-column"), "{err}");
+    let (code, out, _) = run(&["solve", path, "--puzzle-column", "grid", "-o", "-"]);
+    assert_eq!(code, Some(1), "the short grid is invalid");
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows[0], ["id", "grid", "answer", "solution", "status"]);
+    assert_eq!(rows[1][0], "10");
+    assert_eq!(
+        rows[1][1],
+        P.replace('.', "0"),
+        "a list of numbers is a grid"
+    );
+    assert_eq!(rows[1][3], S);
+    assert_eq!(rows[2][2], "", "a null solution: none stored");
+    assert_eq!(rows[3][4], "invalid");
 }

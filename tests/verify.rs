@@ -482,14 +482,26 @@ fn solution_column_by_flag_and_extreme_layout() {
             "--solution-column",
         ),
         (vec!["--solution-column", "sol"], "--puzzle-column"),
+        // The puzzle column named as the solution column, by name or by number.
+        (
+            vec!["--puzzle-column", "grid", "--solution-column", "grid"],
+            "--solution-column \"grid\" is the puzzle column (\"grid\")",
+        ),
+        (
+            vec!["--puzzle-column", "grid", "--solution-column", "2"],
+            "--solution-column \"2\" is the puzzle column (\"grid\")",
+        ),
     ] {
-        bin()
+        let out = bin()
             .arg("verify")
             .args(&args)
             .arg(&input)
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(flag));
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(flag), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
     }
     // sudoku-extreme: source,question,answer,rating with '.' blanks.
     let input = dir.path().join("extreme.csv");

@@ -112,6 +112,8 @@ pub struct BenchInput {
     pub sha256: String,
     /// `lines` or `csv`.
     pub layout: &'static str,
+    /// How the input was compressed: `none`, `gzip`, `zstd`, `xz`, `bzip2` or `zip`.
+    pub codec: &'static str,
     /// Data records read (of the shard, with `--shard`).
     pub records: u64,
     /// Puzzles timed: records minus skipped invalid ones.

@@ -44,8 +44,12 @@
 //!
 //! A complete valid grid has a search of its own (`canon/grid.rs`): row 0 of its form is
 //! always `123456789`, so each label is the output position of a row-0 column, and row 1
-//! is built cell by cell from that, branching only on ties (about 40 times faster on grids
-//! than the generic search, which splits on the 216 column orders of row 0).
+//! is then a conjugate, under the 1,296 column orders, of a permutation of the 9 columns
+//! that the grid's two top rows define. One table (`canon/rowpair.rs`, 12,096 such
+//! permutations in 15 classes, built on first use) gives the smallest row 1 and the
+//! column orders that reach it for each of the 36 choices of transpose and top rows, and
+//! only the choices that reach the smallest row 1 are expanded (about 500 times faster on
+//! grids than the generic search, which splits on the 216 column orders of row 0).
 //!
 //! The count of automorphisms falls out of the same search: the partial transforms alive
 //! after the last row are exactly the geometric transforms that map the puzzle onto its
@@ -53,6 +57,7 @@
 
 mod grid;
 mod pattern;
+mod rowpair;
 mod search;
 
 use crate::grid::Grid;

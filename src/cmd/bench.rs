@@ -146,6 +146,7 @@ fn load(path: &str, cfg: &BenchConfig) -> Result<(BenchInput, Vec<Grid>)> {
         bytes: input.done.bytes,
         sha256: input.done.sha256.clone().unwrap_or_default(),
         layout: input.done.layout,
+        codec: input.done.codec,
         records: input.records,
         puzzles: puzzles.len() as u64,
         skipped_invalid: input.records - puzzles.len() as u64,

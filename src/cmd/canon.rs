@@ -8,9 +8,8 @@
 use anyhow::{Context, Result};
 
 use super::rows::RowWriter;
-use super::scan::Inputs;
 use crate::canon::{canonical, Canonical};
-use crate::engine::ReadConfig;
+use crate::engine::{Inputs, ReadConfig};
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
 use crate::output::commit_outputs;
@@ -67,6 +66,14 @@ pub fn canon_record(raw: &RawRecord) -> Result<Canonical, ParseError> {
 /// Fatal problems only (exit 2): an input that cannot be opened or read, inputs of
 /// different layouts, an output that cannot be written.
 pub fn run_canon(cfg: &CanonConfig) -> Result<CanonSummary> {
+    canon_with(cfg, canon_record)
+}
+
+/// [`run_canon`] with `work` for [`canon_record`] (tests give one that panics).
+pub(crate) fn canon_with<W>(cfg: &CanonConfig, work: W) -> Result<CanonSummary>
+where
+    W: Fn(&RawRecord) -> Result<Canonical, ParseError> + Sync,
+{
     let mut stats = match &cfg.stats {
         Some(p) => {
             let mut w = csv::Writer::from_writer(Target::create(p)?);
@@ -82,10 +89,10 @@ pub fn run_canon(cfg: &CanonConfig) -> Result<CanonSummary> {
         }
         None => None,
     };
-    let inputs = Inputs::open(&cfg.read, false)?;
+    let inputs = Inputs::open(&cfg.read, false)?.one_layout()?;
     let mut out = RowWriter::new(inputs.layout(), &cfg.output, Some("minlex"))?;
     let mut sum = CanonSummary::default();
-    let (_, interrupted) = inputs.run(canon_record, |_, raws, results| {
+    let run = inputs.run(work, |_, _, raws, results| {
         for (raw, res) in raws.iter().zip(results) {
             let form = res
                 .as_ref()
@@ -100,7 +107,7 @@ pub fn run_canon(cfg: &CanonConfig) -> Result<CanonSummary> {
         }
         Ok(())
     })?;
-    sum.interrupted = interrupted;
+    sum.interrupted = run.interrupted;
     let mut targets = vec![(out.into_target()?, "cannot write forms".to_string())];
     if let Some(s) = stats {
         let t = s.into_inner().map_err(|e| e.into_error())?;
@@ -113,7 +120,11 @@ pub fn run_canon(cfg: &CanonConfig) -> Result<CanonSummary> {
             sum.records,
             sum.records - sum.invalid,
             sum.invalid,
-            if interrupted { " (interrupted)" } else { "" }
+            if sum.interrupted {
+                " (interrupted)"
+            } else {
+                ""
+            }
         );
     }
     Ok(sum)

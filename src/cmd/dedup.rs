@@ -8,20 +8,21 @@
 //!
 //! # Memory and collisions
 //! Each class is remembered by a 96-bit key, the first 96 bits of the XXH3-128 hash of its
-//! grid (exact) or of its form (`--iso`): 12 bytes, in a hash set whose load factor stays
-//! between 7/16 and 7/8, so 14 to 30 bytes per class with the control byte. Two different
-//! classes share a key with probability at most n²/2^97 for n classes (the birthday bound):
-//! 6·10^-18 for a million classes, 6·10^-12 for a billion. `--groups` also keeps the first
-//! record's position and exact key for each class (40 more bytes a class).
+//! grid (exact) or of its form (`--iso`). Without `--groups` a [`ClassSet`] keeps 90 of
+//! those bits in 1,024 shards of hash tables: 12.6 to 25.1 bytes a class, and under 32
+//! while a shard doubles. Two different classes are taken for one with probability at most
+//! n²/2^91 for n classes (the birthday bound): 4·10^-16 for a million classes, 4·10^-10 for
+//! a billion. `--groups` keeps the whole 96-bit key (n²/2^97), the first record's position
+//! and its exact key for each class in one map (about 40 more bytes a class).
 
 use anyhow::{Context, Result};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use super::canon::checked_puzzle;
+use super::classset::ClassSet;
 use super::rows::RowWriter;
-use super::scan::Inputs;
 use crate::canon::minlex;
-use crate::engine::ReadConfig;
+use crate::engine::{Inputs, ReadConfig};
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
 use crate::output::commit_outputs;
@@ -68,7 +69,7 @@ pub fn key_of(g: &Grid) -> Key {
 }
 
 /// The keys of one record: its exact key and its class key (the same without `--iso`).
-type Keys = Result<(Key, Key), ParseError>;
+pub(crate) type Keys = Result<(Key, Key), ParseError>;
 
 /// The first record of a class, for `--groups`.
 #[derive(Clone, Copy, Debug)]
@@ -85,6 +86,24 @@ struct First {
 /// Fatal problems only (exit 2): an input that cannot be opened or read, inputs of
 /// different layouts, an output that cannot be written.
 pub fn run_dedup(cfg: &DedupConfig) -> Result<DedupSummary> {
+    let (iso, with_groups) = (cfg.iso, cfg.groups.is_some());
+    dedup_with(cfg, move |raw: &RawRecord| -> Keys {
+        let puzzle = checked_puzzle(raw)?;
+        if !iso {
+            let exact = key_of(puzzle);
+            return Ok((exact, exact));
+        }
+        let class = key_of(&minlex(puzzle));
+        // The exact key only tells `--groups`'s relation (exact or isomorph).
+        Ok((if with_groups { key_of(puzzle) } else { class }, class))
+    })
+}
+
+/// [`run_dedup`] with `work` giving each record's keys (tests give one that panics).
+pub(crate) fn dedup_with<W>(cfg: &DedupConfig, work: W) -> Result<DedupSummary>
+where
+    W: Fn(&RawRecord) -> Keys + Sync,
+{
     let mut groups = match &cfg.groups {
         Some(p) => {
             let mut w = csv::Writer::from_writer(Target::create(p)?);
@@ -101,19 +120,13 @@ pub fn run_dedup(cfg: &DedupConfig) -> Result<DedupSummary> {
         }
         None => None,
     };
-    let inputs = Inputs::open(&cfg.read, true)?;
+    let inputs = Inputs::open(&cfg.read, true)?.one_layout()?;
     let mut out = RowWriter::new(inputs.layout(), &cfg.output, None)?;
-    let mut seen: HashSet<Key> = HashSet::new();
+    let mut seen = ClassSet::default();
     let mut firsts: HashMap<Key, First> = HashMap::new();
     let mut sum = DedupSummary::default();
-    let iso = cfg.iso;
-    let work = move |raw: &RawRecord| -> Keys {
-        let puzzle = checked_puzzle(raw)?;
-        let exact = key_of(puzzle);
-        Ok((exact, if iso { key_of(&minlex(puzzle)) } else { exact }))
-    };
     let paths = &cfg.read.inputs;
-    let (_, interrupted) = inputs.run(work, |input, raws, keys| {
+    let run = inputs.run(work, |input, _, raws, keys| {
         for (raw, keys) in raws.iter().zip(keys) {
             sum.records += 1;
             let (exact, class) = match keys {
@@ -132,7 +145,7 @@ pub fn run_dedup(cfg: &DedupConfig) -> Result<DedupSummary> {
                 exact,
             };
             let earlier = match &mut groups {
-                None => (!seen.insert(class)).then_some(first),
+                None => (!seen.insert(&class)).then_some(first),
                 Some(_) => match firsts.entry(class) {
                     std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
                     std::collections::hash_map::Entry::Vacant(e) => {
@@ -168,7 +181,7 @@ pub fn run_dedup(cfg: &DedupConfig) -> Result<DedupSummary> {
         }
         Ok(())
     })?;
-    sum.interrupted = interrupted;
+    sum.interrupted = run.interrupted;
     let mut targets = vec![(out.into_target()?, "cannot write kept records".to_string())];
     if let Some(g) = groups {
         let t = g.into_inner().map_err(|e| e.into_error())?;

@@ -4,21 +4,24 @@
 //! (and its [`Work`]) in the manner of ripgrep's searcher and sink. A new command is a new
 //! file here: a `Work` for the per-record job, a `Sink` for the in-order consumer, and a
 //! variant of [`Command`]; the engine gives it the parallel pipeline, the panic guard,
-//! Ctrl-C and the input-change check. `canon`, `dedup` and `overlap` (issue 12) read
-//! through [`scan`], closures over [`crate::engine::run_fn`].
+//! Ctrl-C and the input-change check. `canon`, `dedup` and `overlap` (issue 12) are two
+//! closures each over [`crate::engine::Inputs`].
 //!
 //! [`Sink`]: crate::engine::Sink
 //! [`Work`]: crate::engine::Work
 
 pub mod bench;
 pub mod canon;
+pub mod classset;
 pub mod dedup;
 pub mod merge;
 pub mod overlap;
 mod rows;
-pub mod scan;
 pub mod solve;
 pub mod verify;
+
+#[cfg(test)]
+mod tests;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;

@@ -16,9 +16,9 @@ use anyhow::{Context, Result};
 
 use super::canon::checked_puzzle;
 use super::dedup::{key_of, Key};
-use super::scan::Inputs;
 use crate::canon::minlex;
-use crate::engine::ReadConfig;
+use crate::engine::{Inputs, ReadConfig};
+use crate::grid::ParseError;
 use crate::input::RawRecord;
 use crate::output::commit_outputs;
 use crate::output::Target;
@@ -66,7 +66,7 @@ impl OverlapSummary {
 
 /// The keys of one record: exact grid, form, and solution class when asked and known.
 #[derive(Clone, Copy, Debug)]
-struct Keys {
+pub(crate) struct Keys {
     exact: Key,
     form: Key,
     solution: Option<Key>,
@@ -75,10 +75,11 @@ struct Keys {
 /// A train row: input index and 1-based line.
 type Row = (u32, u64);
 
-fn keys(raw: &RawRecord, by_solution: bool) -> Option<Keys> {
-    let puzzle = checked_puzzle(raw).ok()?;
+/// The keys of one record, or why it is not a puzzle.
+pub(crate) fn keys(raw: &RawRecord, by_solution: bool) -> Result<Keys, ParseError> {
+    let puzzle = checked_puzzle(raw)?;
     let solution = by_solution.then(|| solution_class(raw)).flatten();
-    Some(Keys {
+    Ok(Keys {
         exact: key_of(puzzle),
         form: key_of(&minlex(puzzle)),
         solution,
@@ -110,6 +111,15 @@ fn solution_class(raw: &RawRecord) -> Option<Key> {
 /// Fatal problems only (exit 2): an input that cannot be opened or read, train (or test)
 /// inputs of different layouts, an output that cannot be written.
 pub fn run_overlap(cfg: &OverlapConfig) -> Result<OverlapSummary> {
+    let by_solution = cfg.by_solution;
+    overlap_with(cfg, move |r| keys(r, by_solution))
+}
+
+/// [`run_overlap`] with `work` for [`keys`] (tests give one that panics).
+pub(crate) fn overlap_with<W>(cfg: &OverlapConfig, work: W) -> Result<OverlapSummary>
+where
+    W: Fn(&RawRecord) -> Result<Keys, ParseError> + Sync,
+{
     let mut out = csv::Writer::from_writer(Target::create(&cfg.output)?);
     out.write_record([
         "test_input",
@@ -118,21 +128,19 @@ pub fn run_overlap(cfg: &OverlapConfig) -> Result<OverlapSummary> {
         "train_line",
         "relation",
     ])?;
-    let by_solution = cfg.by_solution;
     let mut sum = OverlapSummary::default();
     let mut maps: [HashMap<Key, Row>; 3] = Default::default();
-    let train = Inputs::open(&cfg.train, false)?;
+    let train = Inputs::open(&cfg.train, false)?.one_layout()?;
     let test_read = ReadConfig {
         inputs: cfg.test.clone(),
         ..cfg.train.clone()
     };
-    let test = Inputs::open(&test_read, false)?;
-    let (_, stopped) = train.run(
-        |r| keys(r, by_solution),
-        |input, raws, keys| {
+    let test = Inputs::open(&test_read, false)?.one_layout()?;
+    let stopped = train
+        .run(&work, |input, _, raws, keys| {
             for (raw, k) in raws.iter().zip(keys) {
                 sum.train += 1;
-                let Some(k) = k else {
+                let Ok(k) = k else {
                     sum.invalid += 1;
                     continue;
                 };
@@ -147,16 +155,15 @@ pub fn run_overlap(cfg: &OverlapConfig) -> Result<OverlapSummary> {
                 }
             }
             Ok(())
-        },
-    )?;
+        })?
+        .interrupted;
     let mut interrupted = stopped;
     if !stopped {
-        let (_, stopped) = test.run(
-            |r| keys(r, by_solution),
-            |input, raws, keys| {
+        let stopped = test
+            .run(&work, |input, _, raws, keys| {
                 for (raw, k) in raws.iter().zip(keys) {
                     sum.test += 1;
-                    let Some(k) = k else {
+                    let Ok(k) = k else {
                         sum.invalid += 1;
                         continue;
                     };
@@ -178,8 +185,8 @@ pub fn run_overlap(cfg: &OverlapConfig) -> Result<OverlapSummary> {
                     .context("cannot write overlap rows")?;
                 }
                 Ok(())
-            },
-        )?;
+            })?
+            .interrupted;
         interrupted = stopped;
     }
     sum.interrupted = interrupted;

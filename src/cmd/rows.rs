@@ -28,10 +28,10 @@ impl RowWriter {
     pub(crate) fn new(layout: Option<&Layout>, path: &str, added: Option<&str>) -> Result<Self> {
         let target = Target::create(path)?;
         Ok(match layout {
-            Some(Layout::Csv { header, .. }) => {
+            Some(l @ (Layout::Csv { .. } | Layout::Columns { .. })) => {
                 let mut w = csv::WriterBuilder::new().flexible(true).from_writer(target);
-                if let Some(h) = header {
-                    let mut names = h.clone();
+                if let Some(h) = l.header() {
+                    let mut names = h.to_vec();
                     names.extend(added.map(str::to_string));
                     w.write_record(&names)?;
                 }

@@ -274,8 +274,8 @@ fn open_solutions(layout: &Layout, output: &str, format: Option<TableFormat>) ->
         (Some(TableFormat::Txt), _) | (None, Layout::Lines { .. }) => {
             Solutions::Lines(LinesWriter::new(target))
         }
-        (Some(TableFormat::Csv) | None, Layout::Csv { header, .. }) => {
-            Solutions::Csv(Box::new(CsvWriter::new(target, header.as_deref())?))
+        (Some(TableFormat::Csv) | None, Layout::Csv { .. } | Layout::Columns { .. }) => {
+            Solutions::Csv(Box::new(CsvWriter::new(target, layout.header())?))
         }
         (Some(f), _) => Solutions::Table(SolveTable::new(table_writer(f, target, SOLVE_COLUMNS)?)),
     })

@@ -88,14 +88,8 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
 /// The names used in details: the CSV header's names of the puzzle and solution columns.
 fn field_names(layout: &Layout) -> FieldNames {
     let mut names = FieldNames::default();
-    if let Layout::Csv {
-        header: Some(h),
-        puzzle,
-        solution,
-        ..
-    } = layout
-    {
-        if let Some(n) = h.get(*puzzle) {
+    if let (Some(h), Some((puzzle, solution))) = (layout.header(), layout.columns()) {
+        if let Some(n) = h.get(puzzle) {
             names.puzzle.clone_from(n);
         }
         if let Some(n) = solution.and_then(|s| h.get(s)) {

@@ -9,7 +9,7 @@
 use anyhow::Result;
 
 use super::{write_table, Notes, TableOutput};
-use crate::engine::ReadConfig;
+use crate::engine::{FromPanic, ReadConfig};
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
 use crate::isomorph::{Isomorph, CODE_LEN};
@@ -116,6 +116,18 @@ pub struct Augmented {
     pub skip: Option<Skip>,
     /// The pairs, in output order.
     pub pairs: Vec<Pair>,
+}
+
+/// A record whose work panicked: skipped as invalid, with the panic's message (exit 1).
+impl FromPanic for Augmented {
+    fn from_panic(raw: &RawRecord, message: String) -> Augmented {
+        Augmented {
+            record: raw.record,
+            line: raw.line,
+            skip: Some(Skip::Invalid(ParseError::Internal(message))),
+            pairs: Vec::new(),
+        }
+    }
 }
 
 /// The solution that `raw`'s pairs carry: the stored one when it fits the puzzle, else the
@@ -274,16 +286,20 @@ fn describe(skip: &Skip) -> String {
 /// Fatal problems only (exit 2): an input that cannot be opened or read, an output that
 /// cannot be written. Records that cannot be augmented are counted, not errors.
 pub fn run_augment(cfg: &AugmentConfig) -> Result<AugmentCounts> {
+    let opts = cfg.options;
+    augment_with(cfg, |raw| augment_record(raw, &opts))
+}
+
+/// [`run_augment`] with `work` for [`augment_record`] (tests give one that panics).
+pub(crate) fn augment_with<W>(cfg: &AugmentConfig, work: W) -> Result<AugmentCounts>
+where
+    W: Fn(&RawRecord) -> Augmented + Sync,
+{
     let mut counts = AugmentCounts::default();
     let mut notes = Notes::default();
-    let opts = cfg.options;
-    counts.interrupted = write_table(
-        &cfg.read,
-        &cfg.output,
-        COLUMNS,
-        |raw| augment_record(raw, &opts),
-        |table, path, a| Ok(write_record(table, &mut counts, &mut notes, path, a)?),
-    )?;
+    counts.interrupted = write_table(&cfg.read, &cfg.output, COLUMNS, work, |table, path, a| {
+        Ok(write_record(table, &mut counts, &mut notes, path, a)?)
+    })?;
     notes.print("records not augmented");
     if !cfg.read.quiet {
         let c = &counts;

@@ -1,6 +1,6 @@
 //! Dataset-builder commands (issue 13): [`augment`] writes random isomorphs of every puzzle
 //! with their solutions, [`rate`] gives every puzzle a difficulty that all its isomorphs
-//! share. Both read their inputs through the batch engine ([`crate::engine::run_fn`]) and
+//! share. Both read their inputs through the batch engine ([`crate::engine::Inputs`]) and
 //! write a table through [`crate::output::table`] in the format the output path names.
 //!
 //! Unlike `solve`, their output columns do not depend on the input's layout, so inputs of
@@ -12,7 +12,7 @@ pub mod singles;
 
 use anyhow::{Context, Result};
 
-use crate::engine::{self, ReadConfig};
+use crate::engine::{FromPanic, Inputs, ReadConfig};
 use crate::input::RawRecord;
 use crate::output::table::{table_writer, Column, TableFormat, TableWriter};
 use crate::output::{commit_outputs, Target, WRITEBACK_RECORDS};
@@ -38,36 +38,17 @@ impl TableOutput {
     }
 }
 
-/// Reads every input of `read` in turn and runs the engine over its records: `work` on the
-/// workers, `consume(path, records, results)` in input order. Record numbers run on across
-/// inputs (and, with `--shard`, are those of the whole file). Returns the records read and
-/// whether the run was interrupted.
+/// Runs the engine over every input of `read` and writes a table of `columns` to `output`:
+/// `work` maps each record on the workers, `write(table, path, result)` writes its rows in
+/// input order. Record numbers run on across inputs (and, with `--shard`, are those of the
+/// whole file); a record whose work panicked gets [`FromPanic::from_panic`]. The output is
+/// committed (renamed into place) when every input is done. Returns whether the run was
+/// interrupted.
 ///
 /// # Errors
 /// An input that cannot be opened or whose layout cannot be worked out (before any work),
-/// a read error, the first error of `consume`, or a memory-mapped input that changed during
-/// the run.
-pub(crate) fn each_input<R, W, C>(read: &ReadConfig, work: W, mut consume: C) -> Result<(u64, bool)>
-where
-    R: Send + Sync,
-    W: Fn(&RawRecord) -> R + Sync + Send,
-    C: FnMut(&str, &[RawRecord], &[R]) -> Result<()> + Send,
-{
-    let pool = engine::worker_pool(read.threads)?;
-    let datasets = engine::open_inputs(&read.inputs, &read.options())?;
-    let run = engine::run_fn(datasets, &pool, read.quiet, &work, |_, path, raws, res| {
-        consume(path, raws, res)
-    })?;
-    Ok((run.inputs.iter().map(|i| i.records).sum(), run.interrupted))
-}
-
-/// Runs the engine over every input of `read` and writes a table of `columns` to `output`:
-/// `work` maps each record on the workers, `write(table, path, result)` writes its rows in
-/// input order. The output is committed (renamed into place) when every input is done.
-/// Returns whether the run was interrupted.
-///
-/// # Errors
-/// As [`each_input`], plus an output that cannot be written.
+/// a read error, a memory-mapped input that changed during the run, or an output that
+/// cannot be written.
 pub(crate) fn write_table<R, W, F>(
     read: &ReadConfig,
     output: &TableOutput,
@@ -76,15 +57,16 @@ pub(crate) fn write_table<R, W, F>(
     mut write: F,
 ) -> Result<bool>
 where
-    R: Send + Sync,
-    W: Fn(&RawRecord) -> R + Sync + Send,
+    R: Send + FromPanic,
+    W: Fn(&RawRecord) -> R + Sync,
     F: FnMut(&mut (dyn TableWriter + Send), &str, &R) -> Result<()> + Send,
 {
     let what = format!("cannot write {}", output.path);
     let target = Target::create(&output.path)?;
     let mut table = table_writer(output.format, target, columns).context(what.clone())?;
     let mut unsynced = 0;
-    let (_, interrupted) = each_input(read, work, |path, _, results| {
+    let inputs = Inputs::open(read, false)?;
+    let run = inputs.run(work, |_, path, _, results| {
         for r in results {
             write(table.as_mut(), path, r).context(what.clone())?;
         }
@@ -98,7 +80,7 @@ where
     })?;
     let target = table.finish().context(what.clone())?;
     commit_outputs(vec![(target, what)], ())?;
-    Ok(interrupted)
+    Ok(run.interrupted)
 }
 
 /// The first records a run could not handle, as `path:line: reason`, and how many there were.

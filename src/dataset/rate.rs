@@ -15,7 +15,7 @@ use anyhow::Result;
 use super::singles::solved_by_singles;
 use super::{write_table, Notes, TableOutput};
 use crate::canon;
-use crate::engine::ReadConfig;
+use crate::engine::{FromPanic, ReadConfig};
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
 use crate::isomorph::Isomorph;
@@ -110,6 +110,21 @@ pub struct Rated {
     pub guesses: Option<Guesses>,
     /// Why the record is `invalid`.
     pub error: Option<ParseError>,
+}
+
+/// A record whose work panicked: `invalid`, with the panic's message (exit 1).
+impl FromPanic for Rated {
+    fn from_panic(raw: &RawRecord, message: String) -> Rated {
+        Rated {
+            record: raw.record,
+            line: raw.line,
+            clues: raw.puzzle.as_ref().ok().map(Grid::clues),
+            status: Status::Invalid,
+            singles_only: None,
+            guesses: None,
+            error: Some(ParseError::Internal(message)),
+        }
+    }
 }
 
 /// The `samples` isomorphs of `puzzle`'s canonical form under `seed`, solved: their guess
@@ -228,16 +243,20 @@ fn write_record(
 /// Fatal problems only (exit 2): an input that cannot be opened or read, an output that
 /// cannot be written.
 pub fn run_rate(cfg: &RateConfig) -> Result<RateSummary> {
+    let (samples, seed) = (cfg.samples, cfg.seed);
+    rate_with(cfg, |raw| rate_record(raw, samples, seed))
+}
+
+/// [`run_rate`] with `work` for [`rate_record`] (tests give one that panics).
+pub(crate) fn rate_with<W>(cfg: &RateConfig, work: W) -> Result<RateSummary>
+where
+    W: Fn(&RawRecord) -> Rated + Sync,
+{
     let mut summary = RateSummary::default();
     let mut notes = Notes::default();
-    let (samples, seed) = (cfg.samples, cfg.seed);
-    summary.interrupted = write_table(
-        &cfg.read,
-        &cfg.output,
-        COLUMNS,
-        |raw| rate_record(raw, samples, seed),
-        |table, path, r| Ok(write_record(table, &mut summary, &mut notes, path, r)?),
-    )?;
+    summary.interrupted = write_table(&cfg.read, &cfg.output, COLUMNS, work, |table, path, r| {
+        Ok(write_record(table, &mut summary, &mut notes, path, r)?)
+    })?;
     notes.print("records not rated");
     if !cfg.read.quiet {
         let c = &summary.status;

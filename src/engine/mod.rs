@@ -8,6 +8,9 @@
 //! - the **in-order consumer** ([`Sink::consume`]), which sees every record and its result
 //!   in input order, on one thread at a time, and writes, counts, reports.
 //!
+//! A command written as two closures runs through [`Inputs::run`], its result type saying
+//! what a panic becomes ([`FromPanic`]).
+//!
 //! [`run`] does the per-input sequence once for every command: number the records across
 //! inputs, show the progress bar, run the [`pipeline`], stop on Ctrl-C
 //! ([`crate::interrupt`]) after consuming the finished prefix, check that a memory-mapped
@@ -34,10 +37,7 @@
 //! `write` are never held together. A worker waiting for room waits on `pending` after
 //! letting go of `read`. So no cycle, and no deadlock.
 
-use std::io::{self, IsTerminal};
-
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressStyle};
 
 use crate::input::{Dataset, Finished, Layout, LayoutOptions, RawRecord, ReadOptions, Shard};
 
@@ -162,10 +162,10 @@ pub fn run<S: Sink>(
     for (index, mut data) in datasets.into_iter().enumerate() {
         let work = sink.start_input(index, &data)?;
         data.number_from(next_record);
-        let pb = progress_bar(data.len(), quiet);
+        let progress = Progress::new(&data, quiet);
         let (interrupted, records) =
-            pool.install(|| pipeline(&mut data, &work, |r, o| sink.consume(r, o), &pb))?;
-        pb.finish_and_clear();
+            pool.install(|| pipeline(&mut data, &work, |r, o| sink.consume(r, o), &progress))?;
+        progress.finish();
         let finished = data.finish()?;
         next_record = finished.next_record;
         let path = data.path().to_string();
@@ -186,80 +186,6 @@ pub fn run<S: Sink>(
     Ok(done)
 }
 
-/// The [`Work`] of [`run_fn`]: a closure, borrowed.
-pub struct FnWork<'w, W>(&'w W);
-
-impl<R: Send, W: Fn(&RawRecord) -> R + Sync> Work for FnWork<'_, W> {
-    type Output = R;
-
-    fn work(&self, record: &RawRecord) -> R {
-        (self.0)(record)
-    }
-
-    /// A closure gives no result for a record it panicked on, so the panic goes on, with
-    /// the record named: it ends the run, as a panic did before the engine.
-    fn panicked(&self, record: &RawRecord, message: String) -> R {
-        panic!(
-            "internal error on record {} (line {}): {message}",
-            record.record, record.line
-        )
-    }
-}
-
-/// The [`Sink`] of [`run_fn`].
-struct FnSink<'w, W, C> {
-    work: &'w W,
-    consume: C,
-    index: usize,
-    path: String,
-}
-
-impl<'w, R, W, C> Sink for FnSink<'w, W, C>
-where
-    R: Send,
-    W: Fn(&RawRecord) -> R + Sync,
-    C: FnMut(usize, &str, &[RawRecord], &[R]) -> Result<()> + Send,
-{
-    type Work = FnWork<'w, W>;
-
-    fn start_input(&mut self, index: usize, data: &Dataset) -> Result<FnWork<'w, W>> {
-        self.index = index;
-        self.path = data.path().to_string();
-        Ok(FnWork(self.work))
-    }
-
-    fn consume(&mut self, raws: &[RawRecord], results: &[R]) -> Result<()> {
-        (self.consume)(self.index, &self.path, raws, results)
-    }
-}
-
-/// [`run`] for a command written as two closures: `work` on each record (on the workers),
-/// `consume(input index, input path, records, results)` in input order. A panic in `work`
-/// ends the run (see [`FnWork`]); implement [`Work`] to turn it into a result instead.
-///
-/// # Errors
-/// As [`run`].
-pub fn run_fn<R, W, C>(
-    datasets: Vec<Dataset>,
-    pool: &rayon::ThreadPool,
-    quiet: bool,
-    work: &W,
-    consume: C,
-) -> Result<Run>
-where
-    R: Send,
-    W: Fn(&RawRecord) -> R + Sync,
-    C: FnMut(usize, &str, &[RawRecord], &[R]) -> Result<()> + Send,
-{
-    let mut sink = FnSink {
-        work,
-        consume,
-        index: 0,
-        path: String::new(),
-    };
-    run(datasets, pool, &mut sink, quiet)
-}
-
 /// Checks that every input has the first one's layout: all lines, or CSVs with the same
 /// header, for a command that writes them into one output.
 ///
@@ -273,6 +199,7 @@ pub fn same_layout(datasets: &[Dataset]) -> Result<()> {
         let same = match (first.layout(), data.layout()) {
             (Layout::Lines { .. }, Layout::Lines { .. }) => true,
             (Layout::Csv { header: a, .. }, Layout::Csv { header: b, .. }) => a == b,
+            (a @ Layout::Columns { .. }, b @ Layout::Columns { .. }) => a.header() == b.header(),
             _ => false,
         };
         anyhow::ensure!(
@@ -298,26 +225,6 @@ pub fn worker_pool(threads: usize) -> Result<rayon::ThreadPool> {
         .context("cannot start the worker threads")
 }
 
-/// A progress bar over `total` input bytes on stderr; hidden with `quiet` or when stderr is
-/// not a terminal. It advances once per chunk, shows the records done, puzzles/s and the
-/// time left, fits any terminal width (the bar takes what the text leaves: about 20
-/// columns of 80), and is cleared however the run ends (issue 11).
-pub fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
-    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr())
-        .with_finish(ProgressFinish::AndClear);
-    if quiet || !io::stderr().is_terminal() {
-        pb.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    pb.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {percent:>3}% {msg}, {eta} left",
-        )
-        .expect("the template is valid")
-        .progress_chars("=> "),
-    );
-    pb
-}
-
 /// The text of a panic's payload (`panic!("...")` gives a `&str` or a `String`).
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     payload
@@ -327,8 +234,12 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "panic".to_string())
 }
 
+mod closures;
 mod pipeline;
+mod progress;
 #[cfg(test)]
 mod tests;
 
+pub use closures::{FromPanic, Inputs};
 pub use pipeline::{chunk_len, pipeline, AHEAD, CHUNK, IN_FLIGHT};
+pub use progress::Progress;

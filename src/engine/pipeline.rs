@@ -7,12 +7,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 use anyhow::Result;
-use indicatif::ProgressBar;
 
-use super::{panic_message, Work};
+use super::{panic_message, Progress, Work};
 use crate::input::{Dataset, RawRecord};
 use crate::interrupt;
-use crate::summary::count;
 
 /// Runs `work` on `record`, turning a panic into [`Work::panicked`].
 pub(super) fn guarded<W: Work>(work: &W, record: &RawRecord) -> W::Output {
@@ -35,7 +33,7 @@ pub fn pipeline<W, C>(
     data: &mut Dataset,
     work: &W,
     consume: C,
-    pb: &ProgressBar,
+    progress: &Progress,
 ) -> Result<(bool, u64)>
 where
     W: Work,
@@ -64,7 +62,7 @@ where
         stop: AtomicBool::new(false),
         ahead: AHEAD * threads,
         chunk: chunk_len(threads),
-        pb,
+        progress,
     };
     rayon::broadcast(|_| engine.worker(work));
     // Every worker has returned; consume whatever a race left behind (normally nothing).
@@ -118,7 +116,7 @@ struct Engine<'d, 'p, R, C> {
     ahead: usize,
     /// Records per chunk.
     chunk: usize,
-    pb: &'p ProgressBar,
+    progress: &'p Progress,
 }
 
 struct ReadSide<'d> {
@@ -282,12 +280,7 @@ where
             // Ctrl-C cut this chunk short: later chunks would leave a hole.
             write.stopped = true;
         }
-        self.pb.set_position(chunk.consumed);
-        let rate = crate::report::ratio(write.records as f64, self.pb.elapsed().as_secs_f64());
-        self.pb.set_message(format!(
-            "{}, {rate:.0} puzzles/s",
-            count(write.records, "record", "records")
-        ));
+        self.progress.update(write.records, chunk.consumed);
     }
 
     /// Claims no more chunks, and wakes the workers waiting to claim so they see it.

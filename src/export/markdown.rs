@@ -63,8 +63,9 @@ impl Exporter for MarkdownExporter {
         for i in &report.inputs {
             writeln!(
                 s,
-                "- input `{}`: {} bytes, sha256 `{}`, {} records, {} puzzles, {} invalid skipped",
-                i.path, i.bytes, i.sha256, i.records, i.puzzles, i.skipped_invalid
+                "- input `{}`: {} bytes, codec {}, sha256 `{}`, {} records, {} puzzles, {} invalid \
+                 skipped",
+                i.path, i.bytes, i.codec, i.sha256, i.records, i.puzzles, i.skipped_invalid
             )?;
         }
         Ok(s.into_bytes())

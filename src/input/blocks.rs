@@ -5,7 +5,10 @@
 //! line end in it (for CSV, the last line end outside quotes), so a block holds whole records
 //! and the readers of [`super::reader`] run over it as over a memory map. When the readers
 //! have used a block, its bytes are dropped and the partial line after the cut is kept for
-//! the next one. A line longer than a block makes the block grow to hold it.
+//! the next one. A line longer than a block makes the block grow to hold it, up to
+//! [`MAX_LINE`]: of a longer line only the first `MAX_LINE + 1` bytes are kept (the rest is
+//! read and dropped up to its line end), which is all the readers need to call it one
+//! `invalid` record (see [`super::record`]), so memory stays bounded whatever the line.
 //!
 //! **A shard of a stream** (`--shard K/N`) is read by reading and skipping: the cuts are the
 //! byte offsets of [`super::range`] in the decoded bytes, so a compressed file gives exactly
@@ -19,7 +22,7 @@ use sha2::{Digest, Sha256};
 use super::layout::Layout;
 use super::range::{count_records, next_line_start};
 use super::reader::Cursor;
-use super::record::count_newlines;
+use super::record::{count_newlines, MAX_LINE};
 use super::source::Stream;
 
 /// Bytes a block holds at least (unless the input ends first), and read at a time.
@@ -42,6 +45,11 @@ pub(crate) struct Blocks {
     /// last cut found, and the last line end whatever the quotes.
     scan: (usize, bool, usize, usize),
     hasher: Option<Sha256>,
+    /// Bytes at the start of `buf` already hashed (the kept start of a long line).
+    hashed: usize,
+    /// Bytes of a long line dropped from `buf`, and where in `buf` they stood (right after
+    /// the kept start of the line): decoded offsets past that point are shifted by them.
+    hidden: (usize, u64),
     /// A shard: the decoded offsets `[from, to)` of the line starts to read.
     shard: Option<(u64, u64)>,
     /// The shard's end has been reached: no more records.
@@ -64,6 +72,8 @@ impl Blocks {
             size: size.max(1),
             scan: (0, false, 0, 0),
             hasher: hash.then(Sha256::new),
+            hashed: 0,
+            hidden: (0, 0),
             shard: None,
             done: false,
         };
@@ -97,10 +107,17 @@ impl Blocks {
     /// A read (or decompression) error of the stream.
     pub(crate) fn advance(&mut self, used: usize) -> io::Result<()> {
         if let Some(h) = &mut self.hasher {
-            h.update(&self.buf[..used]);
+            h.update(&self.buf[self.hashed.min(used)..used]);
         }
+        self.hashed = self.hashed.saturating_sub(used);
         self.buf.drain(..used);
         self.base += used as u64;
+        // A long line is read whole or not at all: once it is used, its dropped bytes are
+        // behind the new start of `buf`.
+        if self.hidden.1 > 0 && used >= self.hidden.0 {
+            self.base += self.hidden.1;
+            self.hidden = (0, 0);
+        }
         self.scan = (0, false, 0, 0);
         loop {
             self.scan_cuts();
@@ -118,21 +135,75 @@ impl Blocks {
                 self.end = self.scan.3;
                 return Ok(());
             }
-            let old = self.buf.len();
-            self.buf.resize(old + self.size, 0);
-            let n = loop {
-                match self.stream.reader.read(&mut self.buf[old..]) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => {
-                        self.buf.truncate(old);
-                        return Err(e);
-                    }
-                }
-            };
-            self.buf.truncate(old + n);
+            if self.scan.3 == 0 && self.buf.len() > MAX_LINE + 1 {
+                self.drop_long_line()?;
+                continue;
+            }
+            let n = self.read_more()?;
             self.eof = n == 0;
         }
+    }
+
+    /// Reads up to [`Blocks::size`] more bytes onto the end of `buf`; how many (0 at the end).
+    fn read_more(&mut self) -> io::Result<usize> {
+        let old = self.buf.len();
+        self.buf.resize(old + self.size, 0);
+        let n = loop {
+            match self.stream.reader.read(&mut self.buf[old..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.buf.truncate(old);
+                    return Err(e);
+                }
+            }
+        };
+        self.buf.truncate(old + n);
+        Ok(n)
+    }
+
+    /// `buf` is the start of one line longer than [`MAX_LINE`] (it starts at a line start
+    /// and holds no line end): keeps its first `MAX_LINE + 1` bytes, and reads and drops the
+    /// rest of the line up to its line end (kept, with what follows) or the end of the input.
+    /// The dropped bytes are hashed in their place and counted in [`Blocks::hidden`].
+    fn drop_long_line(&mut self) -> io::Result<()> {
+        let keep = MAX_LINE + 1;
+        if let Some(h) = &mut self.hasher {
+            h.update(&self.buf[self.hashed..]);
+        }
+        self.hashed = keep;
+        let mut dropped = (self.buf.len() - keep) as u64;
+        self.buf.truncate(keep);
+        loop {
+            let n = self.read_more()?;
+            let new = &self.buf[keep..];
+            let line_end = memchr::memchr(b'\n', new).unwrap_or(new.len());
+            if let Some(h) = &mut self.hasher {
+                h.update(&new[..line_end]);
+            }
+            dropped += line_end as u64;
+            self.buf.drain(keep..keep + line_end);
+            if n == 0 || self.buf.len() > keep {
+                self.eof = n == 0;
+                break;
+            }
+        }
+        self.hidden = (keep, dropped);
+        self.scan = (keep, false, 0, 0);
+        Ok(())
+    }
+
+    /// The position in `buf` of decoded offset `offset` (a long line's dropped bytes all
+    /// stand at the point they were dropped from).
+    fn buf_pos(&self, offset: u64) -> usize {
+        let rel = offset.saturating_sub(self.base);
+        let (at, hidden) = self.hidden;
+        let rel = if hidden > 0 && rel > at as u64 {
+            rel.saturating_sub(hidden).max(at as u64)
+        } else {
+            rel
+        };
+        usize::try_from(rel).unwrap_or(usize::MAX)
     }
 
     /// Scans the bytes read since the last scan for line ends that may end a block.
@@ -166,14 +237,14 @@ impl Blocks {
         };
         let block = &self.buf[..self.end];
         let pos = cursor.pos();
-        let from = usize::try_from(from.saturating_sub(self.base)).unwrap_or(usize::MAX);
+        let from = self.buf_pos(from);
         if pos < from {
             let skip_to = next_line_start(block, from.min(block.len())).max(pos);
             let skipped = &block[pos..skip_to];
             cursor.skip(count_newlines(skipped), count_records(skipped, layout));
             cursor.set_pos(skip_to);
         }
-        let to = usize::try_from(to.saturating_sub(self.base)).unwrap_or(usize::MAX);
+        let to = self.buf_pos(to);
         if to < block.len() {
             self.done = true;
             return next_line_start(block, to).max(cursor.pos());
@@ -205,7 +276,7 @@ impl Blocks {
             return None;
         }
         let mut h = self.hasher.take()?;
-        h.update(&self.buf);
+        h.update(&self.buf[self.hashed.min(self.buf.len())..]);
         Some(super::hex(&h.finalize()))
     }
 }

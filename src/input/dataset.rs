@@ -15,6 +15,23 @@ enum Body {
     Whole { source: Source, end: usize },
     /// Bounded blocks of a stream.
     Blocks(Box<Blocks>),
+    /// The rows of a Parquet file.
+    #[cfg(feature = "parquet")]
+    Parquet(Box<super::parquet::ParquetRows>),
+}
+
+/// Whether the file at `path` starts with the Parquet magic number `PAR1` (`false` for
+/// standard input, special files and files that cannot be read: those are left to the
+/// other readers).
+fn is_parquet(path: &str) -> bool {
+    use std::io::Read;
+    if path == "-" || !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut head = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| &head == b"PAR1")
 }
 
 /// One input being read: its bytes, its layout and a cursor over its records.
@@ -48,6 +65,9 @@ impl Dataset {
     /// not fit the options (or a shard is asked of standard input or a pipe).
     pub fn open(path: &str, opts: &ReadOptions) -> Result<Dataset, InputError> {
         let stamp = Stamp::of(path);
+        if is_parquet(path) {
+            return Dataset::open_parquet(path, stamp, opts);
+        }
         let opened = source::open(path, opts.mmap)?;
         let stamp = stamp.filter(|_| matches!(opened.source, Source::Mapped(_)));
         let source::Opened {
@@ -89,6 +109,44 @@ impl Dataset {
             blocks.set_shard(from, to);
         }
         Ok(data)
+    }
+
+    /// A Parquet file: its rows in batches ([`super::parquet`]).
+    #[cfg(feature = "parquet")]
+    fn open_parquet(
+        path: &str,
+        stamp: Option<Stamp>,
+        opts: &ReadOptions,
+    ) -> Result<Dataset, InputError> {
+        let (rows, layout) = super::parquet::open(path, opts)?;
+        let cursor = Cursor::new(&layout, 0, 1, rows.first, false);
+        Ok(Dataset {
+            path: path.to_string(),
+            skipped_records: rows.first,
+            base: 0,
+            body: Body::Parquet(Box::new(rows)),
+            layout,
+            codec: Codec::Plain,
+            len: stamp.map(|s| s.len),
+            stamp,
+            cursor,
+            shard: opts.shard,
+            hash: opts.hash,
+        })
+    }
+
+    #[cfg(not(feature = "parquet"))]
+    fn open_parquet(
+        path: &str,
+        _stamp: Option<Stamp>,
+        _opts: &ReadOptions,
+    ) -> Result<Dataset, InputError> {
+        Err(InputError::layout(
+            path,
+            "a Parquet file, and this build reads no Parquet: rebuild with \
+             `cargo build --release --features parquet`"
+                .to_string(),
+        ))
     }
 
     /// A dataset over `bytes` already in memory, named `path` in messages (for tests and
@@ -141,7 +199,9 @@ impl Dataset {
             }
         };
         let mut body = body;
-        if let (Body::Blocks(b), Layout::Lines { .. }) = (&mut body, &layout) {
+        if let (Body::Blocks(b), Layout::Lines { .. } | Layout::Columns { .. }) =
+            (&mut body, &layout)
+        {
             b.set_quotes(false);
         }
         let cursor = Cursor::new(
@@ -196,6 +256,23 @@ impl Dataset {
         self.len.unwrap_or(0)
     }
 
+    /// Records left to read, when a `memchr` scan of the bytes counts them exactly: an
+    /// input read whole (a memory-mapped file, not a stream), in lines or as a CSV without
+    /// a quote character (a quoted field may hold line breaks, so there a line count would
+    /// only estimate). `None` otherwise. Costs one pass over the bytes: 24 ms per million
+    /// lines, 39 ms per million CSV rows, in the page cache (about 1% of solving them; see
+    /// BENCHMARKS.md, issue 11). Call it before reading, for a progress bar's total.
+    pub fn record_total(&self) -> Option<u64> {
+        let Body::Whole { source, end } = &self.body else {
+            return None;
+        };
+        let bytes = &source.bytes()[self.cursor.pos().min(*end)..*end];
+        if matches!(self.layout, Layout::Csv { .. }) && memchr::memchr(b'"', bytes).is_some() {
+            return None;
+        }
+        Some(range::count_records(bytes, &self.layout))
+    }
+
     /// Whether the input is known to have no bytes at all.
     pub fn is_empty(&self) -> bool {
         self.len == Some(0)
@@ -206,7 +283,8 @@ impl Dataset {
     ///
     /// # Errors
     /// [`InputError::Csv`] when the CSV reader fails, [`InputError::Io`] when a stream cannot
-    /// be read or decompressed; bad records are records with an error.
+    /// be read or decompressed, [`InputError::Truncated`] when a mapped file shrank under
+    /// the read (`out` is then empty); bad records are records with an error.
     pub fn fill(&mut self, out: &mut Vec<RawRecord>, max: usize) -> Result<(), InputError> {
         out.clear();
         let csv_err = |path: &str, source: csv::Error| InputError::Csv {
@@ -217,9 +295,17 @@ impl Dataset {
         match &mut self.body {
             Body::Whole { source, end } => {
                 let block = &source.bytes()[..*end];
-                self.cursor
+                let filled = self
+                    .cursor
                     .fill(block, out, max)
-                    .map_err(|e| csv_err(&self.path, e))
+                    .map_err(|e| csv_err(&self.path, e));
+                // A fault while reading (the file shrank) read zeros for the file's bytes:
+                // these records, and the run, cannot be trusted.
+                if source.faulted() {
+                    out.clear();
+                    return Err(self.truncated());
+                }
+                filled
             }
             Body::Blocks(blocks) => loop {
                 let stop = blocks.clip(&mut self.cursor, &self.layout);
@@ -236,6 +322,13 @@ impl Dataset {
                 })?;
                 self.cursor.set_pos(0);
             },
+            #[cfg(feature = "parquet")]
+            Body::Parquet(rows) => {
+                let mut next = self.cursor.next_record();
+                rows.fill(&self.path, out, max, &mut next)?;
+                self.cursor.set_next_record(next);
+                Ok(())
+            }
         }
     }
 
@@ -245,6 +338,12 @@ impl Dataset {
         match &self.body {
             Body::Whole { .. } => self.cursor.pos() as u64,
             Body::Blocks(b) => b.stream.read.load(std::sync::atomic::Ordering::Relaxed),
+            // The share of the file's rows read, in bytes.
+            #[cfg(feature = "parquet")]
+            Body::Parquet(rows) => {
+                (u128::from(self.len()) * u128::from(rows.read()) / u128::from(rows.total.max(1)))
+                    as u64
+            }
         }
     }
 
@@ -259,15 +358,11 @@ impl Dataset {
     /// of the stream is read to count its records.
     ///
     /// # Errors
-    /// [`InputError::Changed`] when the file changed size or time while it was mapped;
+    /// [`InputError::Changed`] when the file changed size or time while it was mapped,
+    /// [`InputError::Truncated`] when a read of the map faulted (the file shrank);
     /// [`InputError::Io`] when the rest of a stream cannot be read.
     pub fn finish(&mut self) -> Result<Finished, InputError> {
-        if let Some(why) = self.stamp.and_then(|s| s.changed(&self.path)) {
-            return Err(InputError::Changed {
-                path: self.path.clone(),
-                why,
-            });
-        }
+        self.check_unchanged()?;
         let (next_record, sha256) = match &mut self.body {
             Body::Whole { source, .. } => {
                 let bytes = source.bytes();
@@ -292,7 +387,26 @@ impl Dataset {
                     };
                 (self.cursor.next_record() + rest, blocks.sha256())
             }
+            #[cfg(feature = "parquet")]
+            Body::Parquet(rows) => {
+                let next = match self.shard {
+                    None => self.cursor.next_record(),
+                    Some(_) => self.base + rows.total,
+                };
+                let sha256 = match self.hash {
+                    true => Some(super::parquet::file_sha256(&self.path).map_err(|source| {
+                        InputError::Io {
+                            path: self.path.clone(),
+                            source,
+                        }
+                    })?),
+                    false => None,
+                };
+                (next, sha256)
+            }
         };
+        // Counting a shard's records and hashing read the map again: check once more.
+        self.check_unchanged()?;
         Ok(Finished {
             bytes: self.len(),
             layout: self.layout.name(),
@@ -300,6 +414,43 @@ impl Dataset {
             next_record,
             sha256,
         })
+    }
+}
+
+impl Dataset {
+    /// Checks that a mapped input did not fault (shrink) or change while it was read.
+    fn check_unchanged(&self) -> Result<(), InputError> {
+        if let Body::Whole { source, .. } = &self.body {
+            if source.faulted() {
+                return Err(self.truncated());
+            }
+        }
+        match self.stamp.and_then(|s| s.changed(&self.path)) {
+            Some(why) => Err(InputError::Changed {
+                path: self.path.clone(),
+                why,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The error for a mapped input whose read faulted, saying how its size changed.
+    fn truncated(&self) -> InputError {
+        let before = self.stamp.map(|s| s.len);
+        let now = std::fs::metadata(&self.path).ok().map(|m| m.len());
+        let why = match (before, now) {
+            (Some(b), Some(n)) if n < b => {
+                format!("the file was truncated (it shrank from {b} to {n} bytes)")
+            }
+            (_, None) => "the file was removed or truncated".to_string(),
+            _ => "a page of the file could not be read (it was truncated, or the disk \
+                  failed)"
+                .to_string(),
+        };
+        InputError::Truncated {
+            path: self.path.clone(),
+            why,
+        }
     }
 }
 

@@ -1,6 +1,6 @@
-//! Layout: lines or CSV, which field holds the puzzle and which the stored solution (what the
-//! user said, [`LayoutOptions`], and what was worked out, [`Layout`]; the sniffing is in
-//! [`super::sniff`]).
+//! Layout: lines, CSV, JSON Lines or Parquet, which field holds the puzzle and which the
+//! stored solution (what the user said, [`LayoutOptions`], and what was worked out,
+//! [`Layout`]; the sniffing is in [`super::sniff`]).
 
 /// How to read the input's layout; `Auto` sniffs it from the first lines.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -13,6 +13,19 @@ pub enum Format {
     Lines,
     /// A CSV file (RFC 4180 quoting; the delimiter is sniffed or given).
     Csv,
+    /// JSON Lines: one object per line (also found by content: a first data byte `{`).
+    Jsonl,
+    /// Apache Parquet (cargo feature `parquet`; also found by content: the magic `PAR1`).
+    Parquet,
+}
+
+/// The formats whose records are objects or rows of named columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColumnFormat {
+    /// JSON Lines: the keys of the first object name the columns.
+    Jsonl,
+    /// Apache Parquet: the file's schema names the columns.
+    Parquet,
 }
 
 /// What the user said about the layout (all optional).
@@ -32,7 +45,8 @@ pub struct LayoutOptions {
 }
 
 impl LayoutOptions {
-    /// The CSV options the user gave, by flag name: any of them means the input is CSV.
+    /// The CSV options the user gave, by flag name: any of them means the input is CSV
+    /// (unless it is JSON Lines or Parquet, which take the column options too).
     pub fn csv_flags(&self) -> Vec<&'static str> {
         let given = [
             (self.puzzle_column.is_some(), "--puzzle-column"),
@@ -73,6 +87,19 @@ pub enum Layout {
         /// The field delimiter byte.
         delimiter: u8,
     },
+    /// JSON Lines or Parquet: records with named columns. A record's fields
+    /// ([`super::RawRecord::fields`]) are its values in `header` order, as text (grids as 81
+    /// digits, a missing value or `null` as an empty field), so CSV output copies them.
+    Columns {
+        /// Which format.
+        format: ColumnFormat,
+        /// The column names: the first object's keys in order, or the Parquet schema's.
+        header: Vec<String>,
+        /// 0-based index of the puzzle column in `header`.
+        puzzle: usize,
+        /// 0-based index of the solution column in `header`, if any.
+        solution: Option<usize>,
+    },
 }
 
 impl Layout {
@@ -85,6 +112,9 @@ impl Layout {
         };
         let (puzzle, solution) = match *self {
             Layout::Csv {
+                puzzle, solution, ..
+            }
+            | Layout::Columns {
                 puzzle, solution, ..
             } => (puzzle, solution),
             Layout::Lines { .. } => (0, Some(1)),
@@ -106,14 +136,49 @@ impl Layout {
                 Some(name) => name.clone(),
                 None => format!("column {}", i + 1),
             }),
+            Layout::Columns {
+                header, solution, ..
+            } => solution.and_then(|i| header.get(i).cloned()),
         }
     }
 
-    /// A short name for reports: `lines` or `csv`.
+    /// The column names, for a CSV with a header, JSON Lines or Parquet; `None` for lines
+    /// and a CSV without a header.
+    pub fn header(&self) -> Option<&[String]> {
+        match self {
+            Layout::Csv { header, .. } => header.as_deref(),
+            Layout::Columns { header, .. } => Some(header),
+            Layout::Lines { .. } => None,
+        }
+    }
+
+    /// The 0-based puzzle and solution column indices in [`Layout::header`]; `None` for
+    /// lines.
+    pub fn columns(&self) -> Option<(usize, Option<usize>)> {
+        match *self {
+            Layout::Csv {
+                puzzle, solution, ..
+            }
+            | Layout::Columns {
+                puzzle, solution, ..
+            } => Some((puzzle, solution)),
+            Layout::Lines { .. } => None,
+        }
+    }
+
+    /// A short name for reports: `lines`, `csv`, `jsonl` or `parquet`.
     pub fn name(&self) -> &'static str {
         match self {
             Layout::Lines { .. } => "lines",
             Layout::Csv { .. } => "csv",
+            Layout::Columns {
+                format: ColumnFormat::Jsonl,
+                ..
+            } => "jsonl",
+            Layout::Columns {
+                format: ColumnFormat::Parquet,
+                ..
+            } => "parquet",
         }
     }
 }

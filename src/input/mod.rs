@@ -38,10 +38,14 @@
 //! - [`record`]: what a data record is — the one rule used by the readers, the shard ranges
 //!   and `verify`;
 //! - `reader`: the line and CSV readers, cursors over blocks of bytes;
+//! - `jsonl`: JSON Lines, read as lines whose records are objects;
+//! - `parquet` (cargo feature `parquet`): the rows of a Parquet file, in Arrow batches;
 //! - [`range`]: `--shard K/N` byte ranges;
-//! - [`stamp`]: the check that a mapped file did not change while it was read.
+//! - [`stamp`]: the check that a mapped file did not change while it was read;
+//! - [`guard`]: a mapped file that shrinks while it is read (SIGBUS) stops the run with one
+//!   line (exit 2, nothing committed) instead of killing the process.
 //!
-//! Two layouts are read:
+//! Four layouts are read:
 //! - **lines**: one puzzle per line. The puzzle is either the first 81 characters of the
 //!   line (then the line must end there or go on with whitespace, `:`, `,`, `;` or `#`), or,
 //!   when the file's lines start with something else (a hash, an id), the first
@@ -52,13 +56,22 @@
 //!   `puzzles`, `quiz`) and, if present, the solution column (`solutions`, `solution`,
 //!   `answer`, `answers`); parsed by the `csv` crate.
 //!
+//! - **jsonl**: one JSON object per line (found by content: the first byte that is not blank
+//!   is `{`); the first object's keys name the columns, chosen as a CSV header's.
+//! - **parquet**: a Parquet file (found by its magic `PAR1`); the schema names the columns,
+//!   chosen as a CSV header's; `line` is the 1-based row of the file.
+//!
 //! Every record carries its position: `record` (0-based, data records only, counted over the
 //! whole run) and `line` (1-based physical line of the input where the record starts), the
 //! same whether the input is read whole or as a shard.
 
 mod blocks;
 mod dataset;
+pub mod guard;
+mod jsonl;
 pub mod layout;
+#[cfg(feature = "parquet")]
+mod parquet;
 pub mod range;
 mod reader;
 pub mod record;
@@ -70,7 +83,7 @@ use std::io;
 
 pub use blocks::BLOCK;
 pub use dataset::Dataset;
-pub use layout::{Format, Layout, LayoutOptions, PUZZLE_NAMES, SOLUTION_NAMES};
+pub use layout::{ColumnFormat, Format, Layout, LayoutOptions, PUZZLE_NAMES, SOLUTION_NAMES};
 pub use range::{Shard, ShardRange};
 pub use sniff::detect;
 pub use source::{Codec, Source};
@@ -112,6 +125,18 @@ pub enum InputError {
         /// The input path as given.
         path: String,
         /// What changed, in words.
+        why: String,
+    },
+    /// A memory-mapped file shrank (or a page of it could not be read) while it was read:
+    /// the read faulted, and [`guard`] turned the fault into this error.
+    #[error(
+        "{path}: {why} while it was memory-mapped, so the run stopped and no output was \
+         committed; --no-mmap reads a file that may change without this risk"
+    )]
+    Truncated {
+        /// The input path as given.
+        path: String,
+        /// What happened, in words (`the file was truncated from 200000000 to 100 bytes`).
         why: String,
     },
     /// The CSV reader failed (an I/O error while parsing).

@@ -142,7 +142,7 @@ pub(crate) fn next_line_start(bytes: &[u8], pos: usize) -> usize {
 fn is_data_line(line: &[u8], layout: &Layout) -> bool {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     match layout {
-        Layout::Lines { .. } => data_line(line).is_some(),
+        Layout::Lines { .. } | Layout::Columns { .. } => data_line(line).is_some(),
         Layout::Csv { .. } => is_csv_data_line(line),
     }
 }

@@ -1,4 +1,5 @@
-//! The line and CSV readers: turn a block of input bytes into [`RawRecord`]s.
+//! The line and CSV readers (JSON Lines are read as lines: `jsonl.rs`): turn a block of
+//! input bytes into [`RawRecord`]s.
 //!
 //! A reader is a cursor: a byte position in the current block plus the counters that go on
 //! from block to block (line, record, the CSV row width). A block always starts and ends at
@@ -6,10 +7,11 @@
 //! memory map of a file is one block; a stream is read in bounded blocks cut at line ends
 //! (see [`super::source`]).
 
+use super::jsonl::{JsonColumns, Parsed};
 use super::layout::Layout;
-use super::record::{count_newlines, data_line, line_fields, spanning_lines};
+use super::record::{count_newlines, data_line, line_fields, spanning_lines, MAX_LINE};
 use super::RawRecord;
-use crate::grid::{parse_cells, parse_solution, Grid, ParseError};
+use crate::grid::{parse_cells, parse_solution, ParseError};
 
 /// Where a reader stands, for either layout.
 pub(crate) enum Cursor {
@@ -29,12 +31,16 @@ impl Cursor {
         keep_text: bool,
     ) -> Cursor {
         match layout {
-            Layout::Lines { field } => Cursor::Lines(LineCursor {
+            Layout::Lines { .. } | Layout::Columns { .. } => Cursor::Lines(LineCursor {
                 pos,
                 line: line.saturating_sub(1),
                 record,
-                field: *field,
+                field: match layout {
+                    Layout::Lines { field } => *field,
+                    _ => 0,
+                },
                 keep_text,
+                json: JsonColumns::of(layout).map(Box::new),
             }),
             Layout::Csv {
                 header,
@@ -129,6 +135,8 @@ pub(crate) struct LineCursor {
     record: u64,
     field: usize,
     keep_text: bool,
+    /// A JSON Lines input: each line is an object ([`JsonColumns::parse`]).
+    json: Option<Box<JsonColumns>>,
 }
 
 impl LineCursor {
@@ -141,7 +149,13 @@ impl LineCursor {
             let Some(line) = data_line(&rest[..end]) else {
                 continue;
             };
-            let (puzzle, solution, fields) = self.parse(line);
+            let (puzzle, solution, fields) = if end > MAX_LINE {
+                let fields = self.keep_text.then(|| csv::ByteRecord::from(vec![""; 2]));
+                let too_long = ParseError::LineTooLong { limit: MAX_LINE };
+                (Err(too_long), None, fields)
+            } else {
+                self.parse(line)
+            };
             out.push(RawRecord {
                 record: self.record,
                 line: self.line,
@@ -153,15 +167,10 @@ impl LineCursor {
         }
     }
 
-    #[allow(clippy::type_complexity)]
-    fn parse(
-        &self,
-        line: &[u8],
-    ) -> (
-        Result<Grid, ParseError>,
-        Option<Result<Grid, ParseError>>,
-        Option<csv::ByteRecord>,
-    ) {
+    fn parse(&self, line: &[u8]) -> Parsed {
+        if let Some(json) = &self.json {
+            return json.parse(line);
+        }
         // The common case, a line of exactly one puzzle: one pass over its bytes.
         if self.field == 0 && line.len() == 81 && !self.keep_text {
             if let Ok(g) = parse_cells(line) {
@@ -234,6 +243,21 @@ impl CsvCursor {
             }
             let skipped = body.get(line_at.0 as usize..at as usize).unwrap_or(&[]);
             line_at = (at, line_at.1 + count_newlines(skipped));
+            let end = (rdr.position().byte() as usize).min(body.len());
+            let row = body.get(at as usize..end).unwrap_or(&[]);
+            let row = row.strip_suffix(b"\n").unwrap_or(row);
+            if row.strip_suffix(b"\r").unwrap_or(row).len() > MAX_LINE {
+                // One huge row: a stream keeps only its first bytes (see record.rs), so its
+                // fields are not known; it is one invalid record either way, with as many
+                // empty fields as a row should have.
+                rec = csv::ByteRecord::from(vec![""; self.expected_fields.unwrap_or(1)]);
+                let mut r = self.record_of(&rec, line_at.1);
+                r.puzzle = Err(ParseError::LineTooLong { limit: MAX_LINE });
+                r.solution = None;
+                out.push(r);
+                self.record += 1;
+                continue;
+            }
             out.push(self.record_of(&rec, line_at.1));
             self.record += 1;
         }

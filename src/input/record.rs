@@ -10,8 +10,22 @@
 //! - A **CSV** input has one record per row the `csv` crate reads; physical lines that are
 //!   empty or start with `#` are skipped, as the crate skips them.
 //! - A UTF-8 byte-order mark at the very start is not part of any record ([`strip_bom`]).
+//! - A physical line longer than [`MAX_LINE`] bytes is judged by its first `MAX_LINE + 1`
+//!   bytes ([`judged`]): blank or a comment there, it is skipped; else it is one record,
+//!   `invalid` with [`ParseError::LineTooLong`]. A stream keeps only those bytes of it, so one
+//!   huge line cannot grow a block without limit, and a map reads it the same way.
 
 use crate::grid::{is_cell_byte, ParseError};
+
+/// Bytes of a physical line (without its `\n`) beyond which the line is not read: 4 MiB,
+/// far more than any record of a real dataset (a pencil-mark grid is 729 bytes).
+pub const MAX_LINE: usize = 4 << 20;
+
+/// The bytes of a physical line that decide what it is: all of it, or for a line longer
+/// than [`MAX_LINE`], its first `MAX_LINE + 1` bytes (all that a stream keeps of it).
+pub fn judged(line: &[u8]) -> &[u8] {
+    &line[..line.len().min(MAX_LINE + 1)]
+}
 
 /// The UTF-8 byte-order mark.
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -25,7 +39,7 @@ pub fn strip_bom(bytes: &[u8]) -> &[u8] {
 /// for a blank line or a `#` comment. Blanks at either end are not part of the record, so
 /// an indented puzzle is read, not reported as an empty field.
 pub fn data_line(line: &[u8]) -> Option<&[u8]> {
-    let line = line.trim_ascii();
+    let line = judged(line).trim_ascii();
     (!line.is_empty() && line[0] != b'#').then_some(line)
 }
 

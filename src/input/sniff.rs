@@ -1,7 +1,10 @@
 //! Sniffing: works out an input's [`Layout`] from its first data lines and what the user said.
 //!
-//! What the user says wins: `--format`, and any CSV option (`--puzzle-column`,
-//! `--solution-column`, `--no-header`, `--delimiter`) means CSV. Without them:
+//! What the user says wins: `--format` (`--input-format`), and any CSV option (`--puzzle-column`,
+//! `--solution-column`, `--no-header`, `--delimiter`) means CSV, unless the input is JSON
+//! Lines (its first byte that is not blank is `{`: see `input/jsonl.rs`) or Parquet
+//! (recognised by [`super::Dataset::open`] from its magic `PAR1`), whose columns are chosen
+//! as a CSV header's are (`named_columns`). Without them:
 //! 1. a first data line that splits (on `,`, tab or `;`) into a field naming a puzzle column
 //!    ([`PUZZLE_NAMES`]) is a CSV header;
 //! 2. else a file whose first data lines hold a puzzle (at the start of a line, or as a
@@ -33,6 +36,14 @@ fn data_lines(bytes: &[u8]) -> impl Iterator<Item = (u64, &[u8])> {
         .split(|&b| b == b'\n')
         .enumerate()
         .filter_map(|(i, l)| Some((i as u64 + 1, data_line(l)?)))
+}
+
+/// Whether the first byte that is not blank (after a UTF-8 BOM) is `{`: JSON Lines.
+fn starts_with_object(bytes: &[u8]) -> bool {
+    strip_bom(bytes)
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|&b| b == b'{')
 }
 
 /// The first physical line that can start a CSV record, without its line end.
@@ -177,9 +188,25 @@ fn naming_delimiter(line: &[u8]) -> Option<u8> {
 /// line that names no puzzle column, a column the options name that is not there, or
 /// several candidate columns that the data does not settle.
 pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
+    if bytes.starts_with(b"PAR1") {
+        return Err(
+            "a Parquet file on standard input, in a pipe or compressed: Parquet keeps \
+                    its index at the end of the file, so give the path of the uncompressed file"
+                .to_string(),
+        );
+    }
     let flags = opts.csv_flags();
     let line = first_csv_line(bytes);
     let csv = match opts.format {
+        Format::Parquet => {
+            return Err(
+                "--format parquet, but the input is not a Parquet file (it does \
+                        not start with PAR1): Parquet is read from a file, not from standard \
+                        input, a pipe or a compressed file"
+                    .to_string(),
+            )
+        }
+        Format::Jsonl => return super::jsonl::layout(bytes, opts),
         Format::Csv => true,
         Format::Lines => match flags.first() {
             Some(flag) => {
@@ -189,6 +216,7 @@ pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
             }
             None => false,
         },
+        Format::Auto if starts_with_object(bytes) => return super::jsonl::layout(bytes, opts),
         Format::Auto if !flags.is_empty() => true,
         Format::Auto => {
             if let Some(d) = naming_delimiter(line) {
@@ -253,46 +281,23 @@ fn csv_layout(bytes: &[u8], opts: &LayoutOptions, delimiter: u8) -> Result<Layou
         && (names_puzzle || !fields.iter().any(|f| parse_cells(f.as_bytes()).is_ok()));
     let header = has_header.then(|| fields.clone());
     let rows = sample_rows(bytes, delimiter, has_header);
-    let puzzle = match &opts.puzzle_column {
-        Some(w) => find_column(header.as_deref(), fields.len(), w).ok_or_else(|| {
-            format!(
-                "--puzzle-column {w:?}: no such column in {}",
-                brief(&fields)
-            )
-        })?,
-        None => match &header {
-            Some(h) => pick(h, &PUZZLE_NAMES, &rows, "puzzle")?.ok_or_else(|| {
-                format!(
-                    "no puzzle column in header {}: expected one of {PUZZLE_NAMES:?}; \
-                     choose one with --puzzle-column NAME",
-                    brief(h)
-                )
-            })?,
-            None => fields
-                .iter()
-                .position(|f| parse_cells(f.as_bytes()).is_ok())
-                .ok_or("no column holds an 81-cell puzzle; choose one with --puzzle-column N")?,
-        },
+    let (puzzle, solution) = match &header {
+        Some(h) => named_columns(h, &rows, opts)?,
+        None => unnamed_columns(&fields, opts)?,
     };
-    let solution = match &opts.solution_column {
-        Some(w) => Some(
-            find_column(header.as_deref(), fields.len(), w).ok_or_else(|| {
-                format!(
-                    "--solution-column {w:?}: no such column in {}",
-                    brief(&fields)
-                )
-            })?,
-        ),
-        None => match &header {
-            Some(h) => match pick(h, &SOLUTION_NAMES, &rows, "solution")? {
-                Some(i) => Some(i),
-                None => solution_by_content(&rows, puzzle, h.len()),
-            },
-            None => fields
-                .iter()
-                .enumerate()
-                .position(|(i, f)| i != puzzle && parse_solution(f.as_bytes()).is_ok()),
-        },
+    // One column cannot be both: said by the user, that is a mistake to name; found by its
+    // header name (`--puzzle-column solutions`), it is no stored solution.
+    let solution = match (solution, &opts.solution_column) {
+        (Some(i), Some(w)) if i == puzzle => {
+            return Err(format!(
+                "--solution-column {w:?} is the puzzle column ({}); name the column that \
+                 holds the solutions in {}",
+                column_name(header.as_deref(), puzzle),
+                brief(&fields)
+            ))
+        }
+        (Some(i), None) if i == puzzle => None,
+        (solution, _) => solution,
     };
     Ok(Layout::Csv {
         header,
@@ -300,6 +305,86 @@ fn csv_layout(bytes: &[u8], opts: &LayoutOptions, delimiter: u8) -> Result<Layou
         solution,
         delimiter,
     })
+}
+
+/// The column `wanted` (a `--puzzle-column` or `--solution-column` value, `what` naming
+/// which) among `fields` (the header, or the first row).
+fn chosen(
+    header: Option<&[String]>,
+    fields: &[String],
+    wanted: &str,
+    what: &str,
+) -> Result<usize, String> {
+    find_column(header, fields.len(), wanted).ok_or_else(|| {
+        format!(
+            "--{what}-column {wanted:?}: no such column in {}",
+            brief(fields)
+        )
+    })
+}
+
+/// The puzzle and solution columns of a table whose columns have names (`header`: a CSV
+/// header, the first JSON object's keys, a Parquet schema): the ones the options name, else
+/// the known names ([`PUZZLE_NAMES`], [`SOLUTION_NAMES`]) settled by the first `rows` (their
+/// fields in `header` order), else for the solution a column of complete grids.
+///
+/// # Errors
+/// A reason naming the option to use: a named column that is not there, no puzzle column,
+/// or several candidates that the data does not settle.
+pub(crate) fn named_columns(
+    header: &[String],
+    rows: &[Vec<Vec<u8>>],
+    opts: &LayoutOptions,
+) -> Result<(usize, Option<usize>), String> {
+    let puzzle = match &opts.puzzle_column {
+        Some(w) => chosen(Some(header), header, w, "puzzle")?,
+        None => pick(header, &PUZZLE_NAMES, rows, "puzzle")?.ok_or_else(|| {
+            format!(
+                "no puzzle column in header {}: expected one of {PUZZLE_NAMES:?}; \
+                 choose one with --puzzle-column NAME",
+                brief(header)
+            )
+        })?,
+    };
+    let solution = match &opts.solution_column {
+        Some(w) => Some(chosen(Some(header), header, w, "solution")?),
+        None => match pick(header, &SOLUTION_NAMES, rows, "solution")? {
+            Some(i) => Some(i),
+            None => solution_by_content(rows, puzzle, header.len()),
+        },
+    };
+    Ok((puzzle, solution))
+}
+
+/// The puzzle and solution columns of a CSV without a header (`fields`: its first row): by
+/// index from the options, else by content.
+fn unnamed_columns(
+    fields: &[String],
+    opts: &LayoutOptions,
+) -> Result<(usize, Option<usize>), String> {
+    let puzzle = match &opts.puzzle_column {
+        Some(w) => chosen(None, fields, w, "puzzle")?,
+        None => fields
+            .iter()
+            .position(|f| parse_cells(f.as_bytes()).is_ok())
+            .ok_or("no column holds an 81-cell puzzle; choose one with --puzzle-column N")?,
+    };
+    let solution = match &opts.solution_column {
+        Some(w) => Some(chosen(None, fields, w, "solution")?),
+        None => fields
+            .iter()
+            .enumerate()
+            .position(|(i, f)| i != puzzle && parse_solution(f.as_bytes()).is_ok()),
+    };
+    Ok((puzzle, solution))
+}
+
+/// How a message names column `i` (0-based): its header name, else `column N` (1-based).
+fn column_name(header: Option<&[String]>, i: usize) -> String {
+    match header.and_then(|h| h.get(i)) {
+        Some(name) => format!("{name:?}"),
+        None => format!("column {}", i + 1),
+    }
 }
 
 /// A column other than `puzzle` whose sampled rows all hold grids, one of them complete: a

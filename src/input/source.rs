@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 
+use super::guard::MappedFile;
 use super::InputError;
 
 /// Bytes handed over from a decoder thread at a time.
@@ -76,8 +77,9 @@ impl Codec {
 
 /// The bytes of one input.
 pub enum Source {
-    /// A memory-mapped plain regular file, read as one block.
-    Mapped(memmap2::Mmap),
+    /// A memory-mapped plain regular file, read as one block, guarded against the file
+    /// shrinking under it ([`MappedFile`]).
+    Mapped(MappedFile),
     /// Bytes already in memory (tests, fuzzing), read as one block.
     Owned(Vec<u8>),
     /// Decoded bytes read in bounded blocks.
@@ -93,6 +95,12 @@ impl Source {
             Source::Owned(v) => v,
             Source::Stream(_) => &[],
         }
+    }
+
+    /// Whether a read of a mapped source faulted ([`MappedFile::faulted`]): the file shrank
+    /// under the map, and what was read from it since it was opened cannot be trusted.
+    pub fn faulted(&self) -> bool {
+        matches!(self, Source::Mapped(m) if m.faulted())
     }
 }
 
@@ -124,7 +132,9 @@ pub struct Opened {
 ///
 /// # Safety
 /// The file must not be truncated or modified while the map is alive: a truncation makes
-/// reads past the new end raise SIGBUS, and a modification changes bytes under the parser.
+/// reads past the new end raise SIGBUS, which ends the process unless the map is handed to
+/// [`MappedFile`] (its guard turns the fault into zero bytes and a mark that stops the run),
+/// and a modification changes bytes under the parser.
 ///
 /// # Errors
 /// Whatever `mmap(2)` reports (e.g. for a FIFO or a special file).
@@ -195,9 +205,13 @@ pub fn open(path: &str, mmap: bool) -> Result<Opened, InputError> {
         let head = head(&mut file, 8).map_err(io_err)?;
         let plain = Codec::sniff(&head) == Codec::Plain && !is_utf16(&head);
         if mmap && plain && meta.len() > 0 {
-            // SAFETY: we only read the map. A file changed under us by another process can
-            // give wrong records or SIGBUS; README documents this and offers --no-mmap.
-            if let Ok(map) = unsafe { map_file(&file) } {
+            // SAFETY: we only read the map. A file that another process rewrites under us
+            // gives wrong records, and the dataset's change check (stamp.rs) refuses the
+            // run at its end; one that shrinks would raise SIGBUS, which the guard
+            // (guard.rs) turns into zero bytes and a mark that stops the run. A map the
+            // guard cannot take is dropped and the file is read as a stream instead.
+            let map = unsafe { map_file(&file) }.ok().and_then(MappedFile::new);
+            if let Some(map) = map {
                 return Ok(Opened {
                     source: Source::Mapped(map),
                     codec: Codec::Plain,

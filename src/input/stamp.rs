@@ -1,12 +1,12 @@
 //! Detects an input file that changed while it was memory-mapped (issue 5).
 //!
-//! A mapped file that another process truncates can kill the run with SIGBUS (nothing
-//! in-process can catch that safely); one that is rewritten or appended to gives records
-//! read from a mix of old and new bytes. The first cannot be prevented short of
-//! `--no-mmap`; the second is detected: the input's size and modification time are taken
-//! before mapping and compared after its last record. A change is a fatal error (exit 2)
-//! raised before any output is committed, so no output built from a changing file is left
-//! under the target's name.
+//! A mapped file that another process truncates raises SIGBUS when a page past its new end
+//! is read: [`super::guard`] turns that into an error. One that is rewritten or appended to
+//! gives records read from a mix of old and new bytes: that is detected here. The input's
+//! size and modification time are taken before mapping and compared after its last record
+//! (also catching a truncation that came after the reader had passed the new end). A change
+//! is a fatal error (exit 2) raised before any output is committed, so no output built from a
+//! changing file is left under the target's name.
 
 use std::fs::Metadata;
 use std::time::SystemTime;

@@ -301,7 +301,10 @@ pub fn describe(e: &ParseError, field: &str) -> String {
             None => format!("{field}: {e}"),
         },
         ParseError::Length { found: 0, .. } => format!("{field}: empty, expected 81 cells"),
-        ParseError::FieldCount { .. } | ParseError::MissingField { .. } => {
+        ParseError::FieldCount { .. }
+        | ParseError::MissingField { .. }
+        | ParseError::LineTooLong { .. }
+        | ParseError::Record(_) => {
             format!("row: {e}")
         }
         ParseError::Conflict(_)

@@ -122,3 +122,56 @@ pub fn stats_rows(text: &str) -> Vec<Vec<String>> {
         })
         .collect()
 }
+
+/// Valid, multiple-solution, malformed and clashing records, none isomorphic to another.
+pub fn mixed_input(dir: &std::path::Path) -> String {
+    let fewer = format!(".{}", &P[1..]).replacen(|c: char| c.is_ascii_digit(), ".", 1);
+    let clash = format!("55{}", &P[2..]);
+    let text = format!(
+        "# a comment\n{P}\n{fewer}\nnot a puzzle\n\n{}\n{clash}\n",
+        ".".repeat(81)
+    );
+    let path = dir.join("in.txt");
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// The statuses of [`mixed_input`]'s records (the second, a given fewer, may have one
+/// solution or several).
+pub fn assert_statuses<S: AsRef<str>>(status: &[S]) {
+    let status: Vec<&str> = status.iter().map(AsRef::as_ref).collect();
+    assert_eq!(status.len(), 5, "{status:?}");
+    assert!(matches!(status[1], "solved" | "multiple"), "{status:?}");
+    assert_eq!(
+        [status[0], status[2], status[3], status[4]],
+        ["solved", "invalid", "multiple", "invalid"]
+    );
+}
+
+/// Writes [`mixed_input`] through `solve` as `t.EXT`, converts it back to CSV with `dedup`
+/// (which copies every column of its input) and checks that the CSV equals `solve`'s own
+/// CSV of the input, byte for byte: every row kept, bad rows included. Returns `t.EXT`.
+pub fn assert_round_trip(dir: &Path, ext: &str) -> String {
+    let input = mixed_input(dir);
+    let s = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let table = s(&format!("t.{ext}"));
+    for args in [
+        vec![
+            "solve",
+            &input,
+            "--output-format",
+            "csv",
+            "-o",
+            &s("direct.csv"),
+        ],
+        vec!["solve", &input, "-o", &table],
+        vec!["dedup", &table, "-o", &s("back.csv")],
+    ] {
+        let o = bin().args(&args).arg("-q").output().unwrap();
+        assert_eq!(o.status.code(), Some(1), "{args:?}: invalid records");
+    }
+    let direct = std::fs::read_to_string(s("direct.csv")).unwrap();
+    assert_eq!(direct.lines().count(), 1 + 5, "header and five records");
+    assert_eq!(std::fs::read_to_string(s("back.csv")).unwrap(), direct);
+    table
+}

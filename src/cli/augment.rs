@@ -1,0 +1,68 @@
+//! Flags of `augment`.
+
+use clap::Args;
+
+use sudoku_batch::dataset::augment::{AugmentConfig, AugmentOptions};
+use sudoku_batch::dataset::TableOutput;
+
+use super::input::InputArgs;
+use super::output::{output_is_input, TableFormatArg};
+
+/// Flags of `augment`.
+#[derive(Debug, Args)]
+pub struct AugmentArgs {
+    /// Inputs and how to read them (a CSV solution column is used when present).
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Isomorphs written per puzzle.
+    #[arg(short = 'n', long = "copies", value_name = "K", default_value = "8", value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    pub copies: u32,
+    /// Seed of the counter-based generator: the same seed gives the same bytes at any -j
+    /// and across shards.
+    #[arg(long, value_name = "S", default_value = "0")]
+    pub seed: u64,
+    /// Also write each puzzle as it is (transform 0-012345678-012345678-123456789) before
+    /// its isomorphs.
+    #[arg(long)]
+    pub include_original: bool,
+    /// Write the isomorphs of puzzles that are not uniquely solvable, with an empty
+    /// solution, instead of skipping them.
+    #[arg(long)]
+    pub keep_unsolved: bool,
+    /// Solution column of a CSV, JSON Lines or Parquet input: header name or key
+    /// (case-insensitive) or 1-based index [default: a
+    /// column named solutions, solution, answer or answers].
+    #[arg(long, value_name = "NAME")]
+    pub solution_column: Option<String>,
+    /// Write the pairs here (`-`: standard output); the extension picks the format (.csv,
+    /// .txt, .jsonl, .npz, .parquet; anything else: CSV).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: String,
+    /// The output format, whatever the extension.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<TableFormatArg>,
+}
+
+impl AugmentArgs {
+    /// Checks the flags together and builds the library config.
+    ///
+    /// # Errors
+    /// A message naming the flag when a value does not fit.
+    pub fn into_config(self) -> Result<AugmentConfig, String> {
+        let inputs = self.input.inputs()?;
+        let outputs = [("-o", Some(&self.output))];
+        output_is_input(&inputs, &outputs)?;
+        let mut read = self.input.read_config(inputs)?;
+        read.layout.solution_column = self.solution_column;
+        Ok(AugmentConfig {
+            read,
+            options: AugmentOptions {
+                copies: self.copies,
+                seed: self.seed,
+                include_original: self.include_original,
+                keep_unsolved: self.keep_unsolved,
+            },
+            output: TableOutput::new(self.output, self.output_format.map(Into::into)),
+        })
+    }
+}

@@ -1,0 +1,44 @@
+//! Flags of `canon`.
+
+use clap::Args;
+
+use sudoku_batch::cmd::canon::CanonConfig;
+
+use super::input::InputArgs;
+use super::output::{output_is_input, same_file_outputs};
+
+/// Flags of `canon`.
+#[derive(Debug, Args)]
+pub struct CanonArgs {
+    /// Inputs and how to read them.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Write the forms here (`-`: standard output): a line each, `invalid` for a record that
+    /// is not a puzzle; a CSV input gives its columns plus `minlex`.
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: String,
+    /// Write per-record stats CSV: record,line,status,clues,automorphisms,error.
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<String>,
+}
+
+impl CanonArgs {
+    /// Checks the flags together and builds the library config.
+    ///
+    /// # Errors
+    /// A message naming the flag when two flags do not fit together.
+    pub fn into_config(self) -> Result<CanonConfig, String> {
+        let inputs = self.input.inputs()?;
+        if self.stats.as_deref() == Some("-") && self.output == "-" {
+            return Err("--stats -: standard output already carries the forms; give --stats a file or use -o FILE".into());
+        }
+        let outputs = [("-o", Some(&self.output)), ("--stats", self.stats.as_ref())];
+        same_file_outputs(&outputs)?;
+        output_is_input(&inputs, &outputs)?;
+        Ok(CanonConfig {
+            read: self.input.read_config(inputs)?,
+            output: self.output,
+            stats: self.stats,
+        })
+    }
+}

@@ -1,0 +1,120 @@
+//! Command-line flags (clap derive) and their validation into the library's configs: the
+//! only module that knows clap, part of the binary, not of the library.
+//!
+//! One file per command's flags (`solve.rs`, `verify.rs`, ...), each with its
+//! `into_config` (the cross-flag checks); [`input`] holds the flags every reading command
+//! shares and [`output`] the checks every writing command shares.
+
+use clap::{Parser, Subcommand};
+
+use sudoku_batch::cmd::Command as Run;
+
+mod augment;
+mod bench;
+mod canon;
+mod dedup;
+mod input;
+mod output;
+mod overlap;
+mod rate;
+mod report;
+mod solve;
+mod verify;
+
+use augment::AugmentArgs;
+use bench::BenchArgs;
+use canon::CanonArgs;
+use dedup::DedupArgs;
+use overlap::OverlapArgs;
+use rate::RateArgs;
+use report::ReportCommand;
+use solve::SolveArgs;
+use verify::VerifyArgs;
+
+/// Solve, verify and benchmark Sudoku puzzle datasets, millions of puzzles at a time.
+#[derive(Debug, Parser)]
+#[command(name = "sudoku-batch", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+impl Cli {
+    /// Checks the flags together and builds what the library runs.
+    ///
+    /// # Errors
+    /// A message naming the flag when flags do not fit together.
+    pub fn into_command(self) -> Result<Run, String> {
+        Ok(match self.command {
+            Command::Solve(args) => Run::Solve(args.into_config()?),
+            Command::Verify(args) => Run::Verify(args.into_config()?),
+            Command::Bench(args) => Run::Bench(args.into_config()?),
+            Command::Augment(args) => Run::Augment(args.into_config()?),
+            Command::Rate(args) => Run::Rate(args.into_config()?),
+            Command::Canon(args) => Run::Canon(args.into_config()?),
+            Command::Dedup(args) => Run::Dedup(args.into_config()?),
+            Command::Overlap(args) => Run::Overlap(args.into_config()?),
+            Command::Report(command) => command.into_command()?,
+        })
+    }
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve every puzzle of one or more files; write solutions in input order.
+    Solve(SolveArgs),
+    /// Time the solver: puzzles/s, µs/puzzle, latency percentiles, guesses, scaling over threads.
+    Bench(BenchArgs),
+    /// Work with JSON reports.
+    #[command(subcommand)]
+    Report(ReportCommand),
+    /// Check every row of a dataset: puzzle shape, clue conflicts, uniqueness, and the stored
+    /// solution when there is one; name each row that is wrong and why.
+    Verify(VerifyArgs),
+    /// Write each record's canonical form (minlex), in input order.
+    Canon(CanonArgs),
+    /// Keep the first occurrence of each puzzle, exactly or (--iso) up to symmetry.
+    Dedup(DedupArgs),
+    /// List the test rows that are the same puzzle as a train row, exactly or up to
+    /// symmetry (exit 1 when any is found, 0 when the split is clean).
+    Overlap(OverlapArgs),
+    /// Write K random isomorphs of every puzzle with their solutions, reproducibly from a
+    /// seed: source_record,puzzle,solution,transform.
+    Augment(AugmentArgs),
+    /// Rate every puzzle's difficulty the same for all its isomorphs, as
+    /// record,input,line,clues,status,singles_only,rating,guesses_min,guesses_median,guesses_max.
+    Rate(RateArgs),
+}
+
+/// The one line `main` prints for a command line clap refuses: clap's first line, the
+/// arguments it lists as missing, and its suggestions ("a similar subcommand exists:
+/// 'solve'"). A first argument that names a file (`sudoku-batch puzzles.txt`) gets the
+/// command it was probably meant for.
+pub fn error_line(e: &clap::Error, first_arg: Option<&std::ffi::OsStr>) -> String {
+    if e.kind() == clap::error::ErrorKind::InvalidSubcommand {
+        if let Some(arg) = first_arg.filter(|a| std::path::Path::new(a).is_file()) {
+            let arg = arg.to_string_lossy();
+            return format!(
+                "'{arg}' is not a command; to solve that file: sudoku-batch solve {arg}"
+            );
+        }
+    }
+    let text = e.render().to_string();
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("bad arguments");
+    let mut out = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    // Missing arguments are listed on indented lines below the first: keep them.
+    let listed: Vec<&str> = lines
+        .take_while(|l| l.starts_with(' ') && !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    if !listed.is_empty() {
+        out = format!("{out} {}", listed.join(", "));
+    }
+    for tip in text.lines().filter_map(|l| l.trim().strip_prefix("tip: ")) {
+        out = format!("{out}; {tip}");
+    }
+    format!("{out} (see --help)")
+}

@@ -1,0 +1,142 @@
+//! Flags and checks shared by every command that writes files: the table format, and the
+//! refusal of two outputs that name one file or of an output that is an input.
+
+use clap::ValueEnum;
+
+use sudoku_batch::output::table::TableFormat;
+
+/// Table output format for `--output-format`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum TableFormatArg {
+    /// Comma-separated values with a header row.
+    Csv,
+    /// One line per row, no header: the grid columns separated by a space.
+    Txt,
+    /// JSON Lines: one object per row.
+    Jsonl,
+    /// numpy .npz: one array per column, grids as N×81 uint8 (0 = blank).
+    Npz,
+    /// Apache Parquet (builds with the `parquet` feature).
+    Parquet,
+}
+
+impl From<TableFormatArg> for TableFormat {
+    fn from(f: TableFormatArg) -> TableFormat {
+        match f {
+            TableFormatArg::Csv => TableFormat::Csv,
+            TableFormatArg::Txt => TableFormat::Txt,
+            TableFormatArg::Jsonl => TableFormat::Jsonl,
+            TableFormatArg::Npz => TableFormat::Npz,
+            TableFormatArg::Parquet => TableFormat::Parquet,
+        }
+    }
+}
+
+/// Refuses two outputs that name one file: each is renamed into place at the end, so the
+/// last rename would silently replace the other (issue 5). Devices such as `/dev/null`
+/// may be shared; `-` is checked by the caller.
+pub fn same_file_outputs(outputs: &[(&str, Option<&String>)]) -> Result<(), String> {
+    let key = resolved;
+    let files: Vec<(&str, &String)> = outputs
+        .iter()
+        .filter_map(|&(flag, p)| p.map(|p| (flag, p)))
+        .filter(|(_, p)| *p != "-" && !std::fs::metadata(p).is_ok_and(|m| !m.is_file()))
+        .collect();
+    for (i, (a, pa)) in files.iter().enumerate() {
+        if let Some((b, _)) = files[i + 1..].iter().find(|(_, pb)| key(pa) == key(pb)) {
+            return Err(format!(
+                "{a} and {b} both write {pa}: one would replace the other; give each its own file"
+            ));
+        }
+    }
+    // `-` beside a path that is standard output itself (`/dev/stdout`, or the file stdout
+    // is redirected to): both would write into it, mixed. A terminal may be shared.
+    if let Some((dash, _)) = outputs.iter().find(|(_, p)| p.is_some_and(|p| p == "-")) {
+        if let Some(stdout) = stdout_file() {
+            for &(flag, p) in outputs {
+                let Some(p) = p.filter(|p| *p != "-") else {
+                    continue;
+                };
+                if std::fs::metadata(p).is_ok_and(|m| same_file(&m, &stdout)) {
+                    return Err(format!(
+                        "{dash} and {flag} {p} both write standard output; give {flag} a file"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What standard output is, when it is not a terminal or another character device.
+fn stdout_file() -> Option<std::fs::Metadata> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::FileTypeExt;
+    let fd = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
+    let m = std::fs::File::from(fd).metadata().ok()?;
+    (!m.file_type().is_char_device()).then_some(m)
+}
+
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+/// The file `p` names, as an absolute path with symlinks resolved: the file itself when it
+/// exists, else its directory's resolved path joined with its name, so two spellings of a
+/// file not yet created (`b.txt`, `./b.txt`, `/abs/dir/b.txt`, a dangling symlink to it)
+/// compare equal.
+fn resolved(p: &str) -> std::path::PathBuf {
+    let mut path = std::path::PathBuf::from(p);
+    // A dangling symlink names the file it would create: follow it (a bounded number of
+    // links, as the kernel does).
+    for _ in 0..40 {
+        if let Ok(c) = std::fs::canonicalize(&path) {
+            return c;
+        }
+        let Ok(target) = std::fs::read_link(&path) else {
+            break;
+        };
+        path = match path.parent() {
+            Some(dir) if target.is_relative() => dir.join(target),
+            _ => target,
+        };
+    }
+    let path = path.as_path();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    match (std::fs::canonicalize(dir), path.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Refuses an output that is one of the inputs (the same file by device and inode, so
+/// `./in.txt`, a symlink or a hard link count too): renaming the output into place would
+/// replace the puzzles with the results.
+pub fn output_is_input(
+    inputs: &[String],
+    outputs: &[(&str, Option<&String>)],
+) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    let id = |p: &str| {
+        std::fs::metadata(p)
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .map(|m| (m.dev(), m.ino()))
+    };
+    for &(flag, out) in outputs {
+        let Some(out_id) = out.and_then(|p| id(p)) else {
+            continue;
+        };
+        if let Some(input) = inputs.iter().find(|i| *i != "-" && id(i) == Some(out_id)) {
+            return Err(format!(
+                "{flag} {} is the input {input}: it would be overwritten; write the results elsewhere",
+                out.map_or("", String::as_str)
+            ));
+        }
+    }
+    Ok(())
+}

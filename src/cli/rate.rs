@@ -1,0 +1,48 @@
+//! Flags of `rate`.
+
+use clap::Args;
+
+use sudoku_batch::dataset::rate::RateConfig;
+use sudoku_batch::dataset::TableOutput;
+
+use super::input::InputArgs;
+use super::output::{output_is_input, TableFormatArg};
+
+/// Flags of `rate`.
+#[derive(Debug, Args)]
+pub struct RateArgs {
+    /// Inputs and how to read them.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Isomorphs of the canonical form solved per puzzle; the rating is the mean of
+    /// log2(1 + guesses) over them.
+    #[arg(long, value_name = "K", default_value = "10", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub samples: u32,
+    /// Seed of the isomorph draws (a rating is comparable only under one seed and K).
+    #[arg(long, value_name = "S", default_value = "0")]
+    pub seed: u64,
+    /// Write the ratings here (`-`: standard output); the extension picks the format (.csv,
+    /// .txt, .jsonl, .npz, .parquet; anything else: CSV).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: String,
+    /// The output format, whatever the extension.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<TableFormatArg>,
+}
+
+impl RateArgs {
+    /// Checks the flags together and builds the library config.
+    ///
+    /// # Errors
+    /// A message naming the flag when a value does not fit.
+    pub fn into_config(self) -> Result<RateConfig, String> {
+        let inputs = self.input.inputs()?;
+        output_is_input(&inputs, &[("-o", Some(&self.output))])?;
+        Ok(RateConfig {
+            read: self.input.read_config(inputs)?,
+            samples: self.samples,
+            seed: self.seed,
+            output: TableOutput::new(self.output, self.output_format.map(Into::into)),
+        })
+    }
+}

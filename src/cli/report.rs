@@ -1,0 +1,59 @@
+//! Flags of `report` and its subcommand `merge`.
+
+use clap::Subcommand;
+
+use sudoku_batch::cmd::merge::MergeConfig;
+use sudoku_batch::cmd::Command as Run;
+
+use super::output::output_is_input;
+
+/// Subcommands of `report`.
+#[derive(Debug, Subcommand)]
+pub enum ReportCommand {
+    /// Merge the JSON `--report`s of shards (or of any runs) into one report.
+    Merge {
+        /// The merged report to write (`-`: standard output).
+        #[arg(value_name = "OUT.json")]
+        output: String,
+        /// The reports to merge: shards of one run (`--shard K/N`, all N of them) or whole
+        /// runs of different inputs, all of `solve` or all of `verify`.
+        #[arg(value_name = "IN.json", required = true)]
+        inputs: Vec<String>,
+        /// Merge a set of shards that lacks some; the merged report says `"partial": true`
+        /// and lists `missing_shards`.
+        #[arg(long)]
+        partial: bool,
+    },
+}
+
+impl ReportCommand {
+    /// Checks the flags and builds what the library runs.
+    ///
+    /// # Errors
+    /// A message naming the clash when flags do not fit together.
+    pub fn into_command(self) -> Result<Run, String> {
+        match self {
+            ReportCommand::Merge {
+                output,
+                inputs,
+                partial,
+            } => {
+                check_merge_paths(&output, &inputs)?;
+                Ok(Run::MergeReports(MergeConfig {
+                    output,
+                    inputs,
+                    partial,
+                }))
+            }
+        }
+    }
+}
+
+/// Checks `report merge OUT IN...` before anything is read: `OUT` must not be one of the
+/// reports it merges (it would replace a shard's report with the merged one).
+///
+/// # Errors
+/// The clash, as one line.
+fn check_merge_paths(output: &str, inputs: &[String]) -> Result<(), String> {
+    output_is_input(inputs, &[("OUT.json", Some(&output.to_string()))])
+}

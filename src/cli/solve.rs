@@ -1,0 +1,69 @@
+//! Flags of `solve`.
+
+use clap::Args;
+
+use sudoku_batch::cmd::solve::SolveConfig;
+
+use super::input::InputArgs;
+use super::output::{output_is_input, same_file_outputs, TableFormatArg};
+
+/// Flags of `solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Inputs and how to read them.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Write solutions here (`-`: standard output).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: String,
+    /// The solutions' format: txt (one solution per line), csv (a CSV input's columns plus
+    /// solution and status; for a lines input, record,line,puzzle,solution,status), jsonl or
+    /// npz (record,line,puzzle,solution,status) [default: jsonl or npz by the extension of
+    /// -o, else by the inputs' layout].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<TableFormatArg>,
+    /// Write per-record stats CSV: record,input,line,status,solutions,clues,guesses,solve_ns,error.
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<String>,
+    /// Write a JSON report (counts, throughput, latency percentiles, guesses).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<String>,
+    /// Stop at the first solution (fastest; does not prove uniqueness).
+    #[arg(long, conflicts_with = "limit")]
+    pub first: bool,
+    /// Count solutions up to N (2 tells unique from non-unique).
+    #[arg(long, value_name = "N", default_value = "2", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub limit: u32,
+}
+
+impl SolveArgs {
+    /// Checks the flags together and builds the library config.
+    ///
+    /// # Errors
+    /// A message naming the flag when two flags do not fit together.
+    pub fn into_config(self) -> Result<SolveConfig, String> {
+        let inputs = self.input.inputs()?;
+        for (flag, path) in [("--stats", &self.stats), ("--report", &self.report)] {
+            if path.as_deref() == Some("-") && self.output == "-" {
+                return Err(format!(
+                    "{flag} -: standard output already carries the solutions; give {flag} a file or use -o FILE"
+                ));
+            }
+        }
+        let outputs = [
+            ("-o", Some(&self.output)),
+            ("--stats", self.stats.as_ref()),
+            ("--report", self.report.as_ref()),
+        ];
+        same_file_outputs(&outputs)?;
+        output_is_input(&inputs, &outputs)?;
+        Ok(SolveConfig {
+            read: self.input.read_config(inputs)?,
+            limit: if self.first { 1 } else { self.limit },
+            output: self.output,
+            output_format: self.output_format.map(Into::into),
+            stats: self.stats,
+            report: self.report,
+        })
+    }
+}

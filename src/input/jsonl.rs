@@ -1,0 +1,286 @@
+//! JSON Lines input (issue 13): one JSON object per line, such as `solve`, `augment` and
+//! `rate` write, or a Hugging Face export.
+//!
+//! A JSON Lines input is read as a lines input is (memory map or bounded blocks, shards,
+//! compression, `#` comment and blank lines skipped, `line` the 1-based physical line); only
+//! the parsing of a line differs ([`JsonColumns::parse`]). The columns are the keys of the
+//! first object, in the order they stand in it; the puzzle and solution columns are chosen
+//! as a CSV header's ([`super::sniff::named_columns`]: `--puzzle-column`,
+//! `--solution-column`, or the usual names).
+//!
+//! A value becomes a field as text: a string as it is, a number or `true`/`false` as JSON
+//! writes it, an array of whole numbers 0-9 as their digits (so `[0,0,3,...]` is a grid), a
+//! missing key or `null` as an empty field, anything else as its JSON text. A line that is
+//! not a JSON object, or whose puzzle is missing or `null`, is one invalid record; a missing
+//! or `null` solution means the record carries none.
+
+use std::fmt;
+
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::Value;
+
+use super::layout::{ColumnFormat, Layout, LayoutOptions};
+use super::record::{data_line, strip_bom};
+use super::sniff::named_columns;
+use crate::grid::{parse_cells, parse_solution, Grid, ParseError};
+
+/// Data lines looked at to settle a column by content.
+const SAMPLE_LINES: usize = 20;
+
+/// The members of one JSON object, in the order they stand in the text.
+struct Members(Vec<(String, Value)>);
+
+impl<'de> Deserialize<'de> for Members {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Members, D::Error> {
+        struct InOrder;
+        impl<'de> Visitor<'de> for InOrder {
+            type Value = Members;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members, A::Error> {
+                let mut members = Vec::with_capacity(map.size_hint().unwrap_or(4));
+                while let Some(member) = map.next_entry::<String, Value>()? {
+                    members.push(member);
+                }
+                Ok(Members(members))
+            }
+        }
+        d.deserialize_map(InOrder)
+    }
+}
+
+impl Members {
+    /// The value of `key`, if the object has it.
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+}
+
+/// Appends the text of `v` (see the module documentation) to `out`.
+fn push_text(v: &Value, out: &mut Vec<u8>) {
+    match v {
+        Value::Null => {}
+        Value::String(s) => out.extend_from_slice(s.as_bytes()),
+        Value::Bool(_) | Value::Number(_) => out.extend_from_slice(v.to_string().as_bytes()),
+        Value::Array(a) if a.iter().all(|x| x.as_u64().is_some_and(|d| d <= 9)) => {
+            out.extend(a.iter().map(|x| b'0' + x.as_u64().unwrap_or(0) as u8));
+        }
+        other => out.extend_from_slice(other.to_string().as_bytes()),
+    }
+}
+
+/// The fields of `members` in `header` order, as text.
+fn fields_of(members: &Members, header: &[String]) -> csv::ByteRecord {
+    let mut rec = csv::ByteRecord::new();
+    let mut text = Vec::with_capacity(96);
+    for name in header {
+        text.clear();
+        if let Some(v) = members.get(name) {
+            push_text(v, &mut text);
+        }
+        rec.push_field(&text);
+    }
+    rec
+}
+
+/// Parses one data line as an object.
+fn members(line: &[u8]) -> Result<Members, ParseError> {
+    serde_json::from_slice(line).map_err(|e| ParseError::Record(format!("not a JSON object: {e}")))
+}
+
+/// The layout of a JSON Lines input: its columns from the first object's keys, the puzzle
+/// and solution columns from the options or the first objects.
+///
+/// # Errors
+/// A reason naming the option to use: a first data line that is not a JSON object, a CSV
+/// option that means nothing here (`--no-header`, `--delimiter`), or a column that cannot
+/// be found (see [`named_columns`]).
+pub(crate) fn layout(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
+    for (given, flag) in [
+        (opts.no_header, "--no-header"),
+        (opts.delimiter.is_some(), "--delimiter"),
+    ] {
+        if given {
+            return Err(format!("{flag} is for CSV, but the input is JSON Lines"));
+        }
+    }
+    let sample: Vec<&[u8]> = strip_bom(bytes)
+        .split(|&b| b == b'\n')
+        .filter_map(data_line)
+        .take(SAMPLE_LINES)
+        .collect();
+    let header: Vec<String> = match sample.first() {
+        None => Vec::new(),
+        Some(first) => members(first)
+            .map_err(|e| format!("the first line of a JSON Lines input must be an object: {e}"))?
+            .0
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect(),
+    };
+    let rows: Vec<Vec<Vec<u8>>> = sample
+        .iter()
+        .filter_map(|l| members(l).ok())
+        .map(|m| fields_of(&m, &header).iter().map(<[u8]>::to_vec).collect())
+        .collect();
+    let (puzzle, solution) = if header.is_empty() {
+        (0, None)
+    } else {
+        named_columns(&header, &rows, opts)?
+    };
+    Ok(Layout::Columns {
+        format: ColumnFormat::Jsonl,
+        header,
+        puzzle,
+        solution,
+    })
+}
+
+/// What a record yields: the puzzle, the stored solution (if any) and the fields.
+pub(crate) type Parsed = (
+    Result<Grid, ParseError>,
+    Option<Result<Grid, ParseError>>,
+    Option<csv::ByteRecord>,
+);
+
+/// The columns of a JSON Lines or Parquet input, to turn one record into a puzzle.
+#[derive(Debug)]
+pub(crate) struct JsonColumns {
+    header: Vec<String>,
+    puzzle: usize,
+    solution: Option<usize>,
+}
+
+impl JsonColumns {
+    /// The columns of `layout` (`None` unless it is [`Layout::Columns`]).
+    pub(crate) fn of(layout: &Layout) -> Option<JsonColumns> {
+        match layout {
+            Layout::Columns {
+                header,
+                puzzle,
+                solution,
+                ..
+            } => Some(JsonColumns {
+                header: header.clone(),
+                puzzle: *puzzle,
+                solution: *solution,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Parses one data line of a JSON Lines input.
+    pub(crate) fn parse(&self, line: &[u8]) -> Parsed {
+        match members(line) {
+            Ok(m) => {
+                let present = |i: usize| m.get(&self.header[i]).is_some_and(|v| !v.is_null());
+                self.record(fields_of(&m, &self.header), present)
+            }
+            Err(e) => (Err(e), None, Some(csv::ByteRecord::new())),
+        }
+    }
+
+    /// The puzzle and stored solution of a record whose fields are `fields` (in header
+    /// order); `present(i)`: whether column `i` has a value (not missing, not null).
+    pub(crate) fn record(
+        &self,
+        fields: csv::ByteRecord,
+        present: impl Fn(usize) -> bool,
+    ) -> Parsed {
+        let puzzle = if present(self.puzzle) {
+            parse_cells(fields.get(self.puzzle).unwrap_or(b"").trim_ascii())
+        } else {
+            Err(ParseError::Record(format!(
+                "no puzzle: {:?} is missing or null",
+                self.header[self.puzzle]
+            )))
+        };
+        let solution = self
+            .solution
+            .filter(|&i| present(i))
+            .map(|i| parse_solution(fields.get(i).unwrap_or(b"").trim_ascii()));
+        (puzzle, solution, Some(fields))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::fixtures::{P, S};
+
+    fn columns(text: &str) -> (Layout, JsonColumns) {
+        let layout = layout(text.as_bytes(), &LayoutOptions::default()).unwrap();
+        let cols = JsonColumns::of(&layout).unwrap();
+        (layout, cols)
+    }
+
+    #[test]
+    fn keys_in_order_name_the_columns_and_values_become_text() {
+        let digits: Vec<String> = P
+            .bytes()
+            .map(|b| if b == b'.' { 0 } else { b - b'0' }.to_string())
+            .collect();
+        let text = format!(
+            "{{\"id\":7,\"question\":[{}],\"answer\":\"{S}\",\"ok\":true}}\n",
+            digits.join(",")
+        );
+        let (layout, cols) = columns(&text);
+        assert_eq!(layout.header().unwrap(), ["id", "question", "answer", "ok"]);
+        assert_eq!(layout.columns(), Some((1, Some(2))));
+        let (puzzle, solution, fields) = cols.parse(text.trim_end().as_bytes());
+        assert_eq!(puzzle.unwrap().to_string(), P);
+        assert_eq!(solution.unwrap().unwrap().to_string(), S);
+        let fields = fields.unwrap();
+        assert_eq!(&fields[0], b"7");
+        assert_eq!(&fields[3], b"true");
+    }
+
+    #[test]
+    fn bad_lines_and_null_puzzles_are_invalid_records_and_null_solutions_none() {
+        let first = format!("{{\"puzzle\":\"{P}\",\"solution\":\"{S}\"}}");
+        let (_, cols) = columns(&first);
+        for (line, want) in [
+            (
+                "{\"puzzle\":null}",
+                "no puzzle: \"puzzle\" is missing or null",
+            ),
+            (
+                "{\"solution\":null}",
+                "no puzzle: \"puzzle\" is missing or null",
+            ),
+            ("[1,2]", "not a JSON object"),
+            ("{\"puzzle\":", "not a JSON object"),
+            ("{\"puzzle\":\"12\"}", "2 characters, expected 81"),
+        ] {
+            let (puzzle, solution, _) = cols.parse(line.as_bytes());
+            let e = puzzle.unwrap_err().to_string();
+            assert!(e.starts_with(want), "{line}: {e}");
+            assert!(solution.is_none(), "{line}");
+        }
+        let (p, s, _) = cols.parse(format!("{{\"solution\":null,\"puzzle\":\"{P}\"}}").as_bytes());
+        assert_eq!(p.unwrap().to_string(), P);
+        assert!(s.is_none());
+    }
+
+    #[test]
+    fn column_options_and_csv_only_options() {
+        let text = format!("{{\"a\":\"{P}\",\"b\":\"{P}\"}}\n");
+        let opts = LayoutOptions {
+            puzzle_column: Some("2".into()),
+            ..LayoutOptions::default()
+        };
+        assert_eq!(
+            layout(text.as_bytes(), &opts).unwrap().columns(),
+            Some((1, None))
+        );
+        let e = layout(text.as_bytes(), &LayoutOptions::default()).unwrap_err();
+        assert!(e.contains("--puzzle-column"), "{e}");
+        let opts = LayoutOptions {
+            delimiter: Some(b';'),
+            ..LayoutOptions::default()
+        };
+        let e = layout(text.as_bytes(), &opts).unwrap_err();
+        assert!(e.contains("--delimiter"), "{e}");
+    }
+}
