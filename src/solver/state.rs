@@ -244,7 +244,7 @@ impl State {
             }
             let mut placed = false;
             let mut pairs = [0u32; 3];
-            for b in 0..3 {
+            for (b, pair) in pairs.iter_mut().enumerate() {
                 let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
                 for d in 0..9 {
                     let x = self.cand[3 * d + b];
@@ -267,7 +267,7 @@ impl State {
                         }
                     }
                 } else {
-                    pairs[b] = r2 & !r3;
+                    *pair = r2 & !r3;
                 }
             }
             if !placed {
@@ -300,9 +300,9 @@ impl State {
         }
         let mut best = None;
         let mut best_score = 0;
-        for b in 0..3 {
+        for (b, &band_pairs) in pairs.iter().enumerate() {
             let [o1, o2] = [(b + 1) % 3, (b + 2) % 3];
-            let mut m = pairs[b];
+            let mut m = band_pairs;
             while m != 0 {
                 let p = m.trailing_zeros();
                 m &= m - 1;
