@@ -2,7 +2,7 @@
 """Rank correlation (Spearman) of `sudoku-batch rate`'s rating with the Sudoku Explainer
 ratings (ER) of ../shared/data/forum_hardest_1106_rated.csv (issue 13).
 
-Usage: scripts/rate_correlation.py [--bin target/release/sudoku-batch] [--samples 10] [--seed 0]
+Usage: scripts/rate_correlation.py [--bin target/release/sudoku-batch] [--samples 10] [--seed 0] [--first]
 
 Runs `rate` on the file, joins its rows to the file's by line number, and reports Spearman's
 rho over the puzzles that have an ER (scipy.stats.spearmanr when scipy is installed, else the
@@ -53,6 +53,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=os.path.join(HERE, "..", "target", "release", "sudoku-batch"))
     ap.add_argument("--samples", default="10")
+    ap.add_argument("--first", action="store_true", help="rate with `rate --first`")
     ap.add_argument("--seed", default="0")
     ap.add_argument("--data", default=DATA)
     ap.add_argument("--wide", type=int, default=5000)
@@ -68,7 +69,8 @@ def main():
             if len(fields) == 10 and len(fields[0]) == 81 and fields[5] not in ("", "x"):
                 er[line_no] = float(fields[5])
     out = subprocess.run(
-        [args.bin, "rate", args.data, "--samples", args.samples, "--seed", args.seed, "-q"],
+        [args.bin, "rate", args.data, "--samples", args.samples, "--seed", args.seed, "-q"]
+        + (["--first"] if args.first else []),
         capture_output=True, text=True,
     )
     if out.returncode not in (0, 1):
@@ -97,7 +99,8 @@ def wide_range(args):
         lines = [next(f) for _ in range(args.wide)]
     se = [float(l.split()[2]) for l in lines]
     out = subprocess.run(
-        [args.bin, "rate", "-", "--samples", args.samples, "--seed", args.seed, "-q"],
+        [args.bin, "rate", "-", "--samples", args.samples, "--seed", args.seed, "-q"]
+        + (["--first"] if args.first else []),
         input="".join(lines), capture_output=True, text=True,
     )
     rows = list(csv.DictReader(io.StringIO(out.stdout)))

@@ -16,6 +16,9 @@ pub struct SolvedRecord {
     pub status: Status,
     /// Solutions found, up to the limit.
     pub solutions: u32,
+    /// The count stopped at a limit of 2 or more: the puzzle has at least `solutions`
+    /// solutions (a lower bound, written `>=N` in the stats).
+    pub capped: bool,
     /// Givens in the puzzle, when it parsed.
     pub clues: Option<u32>,
     /// Guesses the solver made.
@@ -37,6 +40,7 @@ impl SolvedRecord {
             line: raw.line,
             status: Status::Invalid,
             solutions: 0,
+            capped: false,
             clues: None,
             guesses: 0,
             solve_ns: 0,

@@ -204,7 +204,10 @@ fn rows_that_cannot_be_augmented_are_skipped_and_counted_or_kept_bare() {
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("6 records: 2 augmented, 0 kept without solutions, 4 skipped (2 invalid, 1 unsolvable, 1 multiple, 0 wrong stored solution); 4 pairs written"),
+        err.contains("6 records: 2 augmented, 0 kept without solutions; 4 pairs written")
+            && err.contains(
+                "4 skipped: 2 invalid, 1 unsolvable, 1 multiple, 0 wrong stored solutions"
+            ),
         "{err}"
     );
     assert!(err.contains("mixed.txt:3:"), "{err}");
@@ -316,5 +319,42 @@ fn jsonl_and_npz_hold_the_csv_rows() {
         );
         assert_eq!(records[i], r.source_record as i64);
         assert_eq!(codes[i], r.transform.as_bytes());
+    }
+}
+
+/// `-n 0` alone would write nothing: a flag error (exit 2, one line naming `-n`). With
+/// `--include-original` it writes each puzzle as it is, with its solution.
+#[test]
+fn n_zero_is_refused_unless_the_originals_are_written() {
+    const SAMPLE: &str = "data/sample.txt";
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.csv");
+    let o = run(&[SAMPLE, "-n", "0"], &out);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("-n 0") && err.contains("--include-original"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    let o = run(&[SAMPLE, "-n", "0", "--include-original"], &out);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let rows = csv_rows(&std::fs::read_to_string(&out).unwrap());
+    let puzzles: Vec<String> = std::fs::read_to_string(SAMPLE)
+        .unwrap()
+        .lines()
+        .map(|l| l.replace('.', "0"))
+        .collect();
+    assert_eq!(rows.len(), puzzles.len());
+    for (i, (r, p)) in rows.iter().zip(&puzzles).enumerate() {
+        assert_eq!((r.source_record, &r.puzzle), (i as u64, p));
+        assert_eq!(r.transform, "0-012345678-012345678-123456789");
+        assert_eq!(apply_code(&r.transform, &r.solution), r.solution);
     }
 }

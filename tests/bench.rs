@@ -162,6 +162,17 @@ fn invalid_records_are_skipped_and_counted() {
     assert_eq!(json["inputs"][0]["puzzles"], 30);
     assert_eq!(json["inputs"][0]["skipped_invalid"], 2);
     assert_eq!(json["results"][0]["solved"], 30);
+    // The stderr lines say it too, not only the exports.
+    let o = bin()
+        .args(["bench", "--min-time", "0", "--warmup", "0", "-j", "1"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("mixed.txt: 2 invalid records skipped (not a puzzle, or two givens clash)"),
+        "{err}"
+    );
     // The same input gzipped: the report names the codec (issue 10), the counts agree.
     let gz = dir.path().join("mixed.gz");
     let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());

@@ -404,3 +404,55 @@ fn a_file_as_the_first_argument_hints_at_solve() {
         "{err}"
     );
 }
+
+/// New-user trial: a count that stopped at `--limit` says it is a lower bound (stats `>=N`,
+/// report `solutions_capped`, a summary line), and `invalid` records are told apart:
+/// malformed (not a puzzle) and clue conflicts (a puzzle that breaks the rules).
+#[test]
+fn capped_counts_and_kinds_of_invalid_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let (stats, report) = (dir.path().join("s.csv"), dir.path().join("r.json"));
+    let empty = ".".repeat(81);
+    let clash = format!("11{}", ".".repeat(79));
+    let two = "652483917978162435314.7.628825736149791824563436.1.872269348751547291386183657294";
+    let input = format!("{empty}\nabc\n{clash}\n{two}\nxyz\n");
+    let out = bin()
+        .args(["solve", "--limit", "5", "-o", "/dev/null", "--stats"])
+        .arg(&stats)
+        .arg("--report")
+        .arg(&report)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let rows = stats_rows(&fs::read_to_string(&stats).unwrap());
+    let counts: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r[2].as_str(), r[3].as_str()))
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            ("multiple", ">=5"),
+            ("invalid", "0"),
+            ("invalid", "0"),
+            ("multiple", "2"),
+            ("invalid", "0")
+        ]
+    );
+    let r: serde_json::Value = serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(r["solutions_capped"], 1);
+    assert_eq!(r["status"]["invalid"], 3);
+    assert_eq!(r["invalid_kinds"]["malformed"], 2);
+    assert_eq!(r["invalid_kinds"]["clue_conflict"], 1);
+    assert_eq!(r["invalid_kinds"]["internal_error"], 0);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("sudoku-batch: invalid: 2 malformed, 1 clue conflict\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("1 of the multiple have at least 5 solutions"),
+        "{err}"
+    );
+}

@@ -173,3 +173,43 @@ fn npz_arrays_have_the_rows_shapes_and_types() {
         .collect();
     assert_statuses(&words);
 }
+
+#[test]
+fn canon_writes_tables_through_the_shared_writers() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = mixed_input(dir.path());
+    let s = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    run(&["canon", &input, "-o", &s("forms.txt")]);
+    let forms = std::fs::read_to_string(s("forms.txt")).unwrap();
+    let forms: Vec<&str> = forms.lines().collect();
+    assert_eq!(forms.len(), 5);
+    // .jsonl by the extension: record,line,puzzle,minlex,automorphisms,status.
+    run(&["canon", &input, "-o", &s("c.jsonl")]);
+    let rows: Vec<serde_json::Value> = std::fs::read_to_string(s("c.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 5);
+    for (i, (r, form)) in rows.iter().zip(&forms).enumerate() {
+        assert_eq!(r["record"], i as u64);
+        if *form == "invalid" {
+            assert_eq!(r["status"], "invalid", "row {i}");
+            assert!(r["minlex"].is_null() && r["automorphisms"].is_null());
+        } else {
+            assert_eq!(r["status"], "ok", "row {i}");
+            assert_eq!(cells(r["minlex"].as_str().unwrap()), cells(form), "row {i}");
+            assert!(r["automorphisms"].as_u64().unwrap() >= 1);
+        }
+    }
+    assert_eq!(cells(rows[0]["puzzle"].as_str().unwrap()), cells(P));
+    // --output-format wins over the extension; .npz names the grid arrays in the plural.
+    run(&["canon", &input, "-o", &s("c.out"), "--output-format", "npz"]);
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(s("c.out")).unwrap()).unwrap();
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut zip.by_name("minlexes.npy").unwrap(), &mut bytes).unwrap();
+    let a = npyz::NpyFile::new(std::io::Cursor::new(bytes)).unwrap();
+    assert_eq!(a.shape(), [5, 81]);
+    let grids: Vec<u8> = a.into_vec().unwrap();
+    assert_eq!(grids[..81], cells(forms[0])[..]);
+}

@@ -14,7 +14,8 @@ pub struct AugmentArgs {
     /// Inputs and how to read them (a CSV solution column is used when present).
     #[command(flatten)]
     pub input: InputArgs,
-    /// Isomorphs written per puzzle.
+    /// Isomorphs written per puzzle (0 only with --include-original: the puzzles with their
+    /// solutions, no isomorph).
     #[arg(short = 'n', long = "copies", value_name = "K", default_value = "8", value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     pub copies: u32,
     /// Seed of the counter-based generator: the same seed gives the same bytes at any -j
@@ -49,6 +50,13 @@ impl AugmentArgs {
     /// # Errors
     /// A message naming the flag when a value does not fit.
     pub fn into_config(self) -> Result<AugmentConfig, String> {
+        if self.copies == 0 && !self.include_original {
+            return Err(
+                "-n 0 writes nothing: give -n 1 or more, or add --include-original to \
+                 write each puzzle with its solution and no isomorph"
+                    .into(),
+            );
+        }
         let inputs = self.input.inputs()?;
         let outputs = [("-o", Some(&self.output))];
         output_is_input(&inputs, &outputs)?;

@@ -5,6 +5,7 @@ use clap::Args;
 use sudoku_batch::cmd::canon::CanonConfig;
 
 use super::input::InputArgs;
+use super::output::TableFormatArg;
 use super::output::{output_is_input, same_file_outputs};
 
 /// Flags of `canon`.
@@ -14,9 +15,15 @@ pub struct CanonArgs {
     #[command(flatten)]
     pub input: InputArgs,
     /// Write the forms here (`-`: standard output): a line each, `invalid` for a record that
-    /// is not a puzzle; a CSV input gives its columns plus `minlex`.
+    /// is not a puzzle; a CSV input gives its columns plus `minlex`; a .jsonl, .npz or
+    /// .parquet name writes the table record,line,puzzle,minlex,automorphisms,status.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: String,
+    /// Write the table record,line,puzzle,minlex,automorphisms,status in this format,
+    /// whatever the extension [default: jsonl, npz or parquet by the extension of -o, else
+    /// by the inputs' layout].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<TableFormatArg>,
     /// Write per-record stats CSV: record,line,status,clues,automorphisms,error.
     #[arg(long, value_name = "FILE")]
     pub stats: Option<String>,
@@ -38,6 +45,7 @@ impl CanonArgs {
         Ok(CanonConfig {
             read: self.input.read_config(inputs)?,
             output: self.output,
+            output_format: self.output_format.map(Into::into),
             stats: self.stats,
         })
     }

@@ -112,15 +112,9 @@ pub fn parse_shard(shard: Option<&str>, count: Option<u32>) -> Result<Option<Sha
     }
 }
 
-/// Flags shared by every command that reads puzzles.
+/// How a command that reads puzzles runs them: shared by [`InputArgs`] and `overlap`'s flags.
 #[derive(Debug, Args)]
-pub struct InputArgs {
-    /// Input files (`-` or none: standard input). Lines of 81 cells or a CSV dataset.
-    #[arg(value_name = "INPUT")]
-    pub inputs: Vec<String>,
-    /// How to read the inputs' layout.
-    #[command(flatten)]
-    pub layout: LayoutArgs,
+pub struct EngineArgs {
     /// Worker threads, 1 to 1024 [default: all cores].
     #[arg(short = 'j', long = "threads", value_name = "N", value_parser = parse_threads)]
     pub threads: Option<NonZeroUsize>,
@@ -131,6 +125,20 @@ pub struct InputArgs {
     /// while it is read).
     #[arg(long)]
     pub no_mmap: bool,
+}
+
+/// Flags shared by every command that reads puzzles.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Input files (`-` or none: standard input). Lines of 81 cells or a CSV dataset.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<String>,
+    /// How to read the inputs' layout.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+    /// Threads, quiet, memory mapping.
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Read only shard K of N (1 <= K <= N) of each input: the K-th of N byte ranges cut at
     /// line starts, with the true record and line numbers of the whole file. `auto`: K/N
     /// of this task of a Slurm job array or a Kubernetes indexed Job.
@@ -167,15 +175,15 @@ impl InputArgs {
         Ok(ReadConfig {
             layout: self.layout(),
             threads: self.threads(),
-            quiet: self.quiet,
-            mmap: !self.no_mmap,
+            quiet: self.engine.quiet,
+            mmap: !self.engine.no_mmap,
             shard: self.shard()?,
             inputs,
         })
     }
 
     fn threads(&self) -> usize {
-        self.threads.map_or_else(
+        self.engine.threads.map_or_else(
             || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
             NonZeroUsize::get,
         )

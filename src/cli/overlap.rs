@@ -1,12 +1,10 @@
 //! Flags of `overlap`.
 
-use std::num::NonZeroUsize;
-
 use clap::Args;
 
 use sudoku_batch::cmd::overlap::OverlapConfig;
 
-use super::input::{one_stdin, parse_threads, InputArgs, LayoutArgs};
+use super::input::{one_stdin, EngineArgs, InputArgs, LayoutArgs};
 use super::output::output_is_input;
 
 /// Flags of `overlap`.
@@ -33,15 +31,9 @@ pub struct OverlapArgs {
     /// index [default: a column named solutions, solution, answer or answers].
     #[arg(long, value_name = "NAME")]
     pub solution_column: Option<String>,
-    /// Worker threads, 1 to 1024 [default: all cores].
-    #[arg(short = 'j', long = "threads", value_name = "N", value_parser = parse_threads)]
-    pub threads: Option<NonZeroUsize>,
-    /// No progress bar and no summary on stderr.
-    #[arg(short, long)]
-    pub quiet: bool,
-    /// Read files into memory instead of memory-mapping them.
-    #[arg(long)]
-    pub no_mmap: bool,
+    /// Threads, quiet, memory mapping.
+    #[command(flatten)]
+    pub engine: EngineArgs,
 }
 
 impl OverlapArgs {
@@ -57,9 +49,7 @@ impl OverlapArgs {
         let input = InputArgs {
             inputs: self.train,
             layout: self.layout,
-            threads: self.threads,
-            quiet: self.quiet,
-            no_mmap: self.no_mmap,
+            engine: self.engine,
             shard: None,
             shard_count: None,
         };

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use sudoku_batch::dataset::rate::RateConfig;
+use sudoku_batch::dataset::rate::{RateConfig, SampleMode};
 use sudoku_batch::dataset::TableOutput;
 
 use super::input::InputArgs;
@@ -21,6 +21,10 @@ pub struct RateArgs {
     /// Seed of the isomorph draws (a rating is comparable only under one seed and K).
     #[arg(long, value_name = "S", default_value = "0")]
     pub seed: u64,
+    /// Prove uniqueness once, then solve each sample to its first solution: 1.6x faster,
+    /// but noisier ratings, comparable only with other --first ratings.
+    #[arg(long)]
+    pub first: bool,
     /// Write the ratings here (`-`: standard output); the extension picks the format (.csv,
     /// .txt, .jsonl, .npz, .parquet; anything else: CSV).
     #[arg(short, long, value_name = "FILE", default_value = "-")]
@@ -42,6 +46,11 @@ impl RateArgs {
             read: self.input.read_config(inputs)?,
             samples: self.samples,
             seed: self.seed,
+            mode: if self.first {
+                SampleMode::First
+            } else {
+                SampleMode::Unique
+            },
             output: TableOutput::new(self.output, self.output_format.map(Into::into)),
         })
     }

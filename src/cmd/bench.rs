@@ -44,6 +44,14 @@ pub fn run_bench(cfg: &BenchConfig) -> Result<BenchReport> {
     };
     for path in &cfg.inputs {
         let (info, puzzles) = load(path, cfg)?;
+        if !cfg.quiet && info.skipped_invalid > 0 {
+            // Said here too, not only in the exports: the timed set is not the whole file.
+            eprintln!(
+                "sudoku-batch bench: {path}: {} skipped (not a puzzle, or two givens clash), \
+                 not timed",
+                count(info.skipped_invalid, "invalid record", "invalid records")
+            );
+        }
         let first_row = report.results.len();
         for &threads in &cfg.threads {
             if !cfg.quiet {

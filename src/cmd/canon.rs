@@ -2,18 +2,51 @@
 //!
 //! A lines input gives one line per record: the form (`.` blanks), or `invalid` for a
 //! record that is not a puzzle (a parse error or clashing givens). A CSV input gives every
-//! input column plus `minlex` (also `invalid` there). `--stats` writes
-//! `record,line,status,clues,automorphisms,error` per record.
+//! input column plus `minlex` (also `invalid` there). A table output (`.jsonl`, `.npz`,
+//! `.parquet`, or `--output-format`) gives [`CANON_COLUMNS`] through the writers `solve`,
+//! `augment` and `rate` use. `--stats` writes `record,line,status,clues,automorphisms,error`
+//! per record.
 
+use crate::summary::count;
 use anyhow::{Context, Result};
 
-use super::rows::RowWriter;
+use super::rows::{commit_rows, side_csv, RowWriter};
 use crate::canon::{canonical, Canonical};
 use crate::engine::{Inputs, ReadConfig};
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
-use crate::output::commit_outputs;
+use crate::output::table::{table_writer, Column, Kind, TableFormat, TableWriter, Value};
 use crate::output::Target;
+
+/// The columns of a table output: 0-based record, 1-based line, the puzzle as read, its
+/// minlex form (empty or null for an invalid record), its automorphisms (the isomorphisms
+/// that map it onto itself, 1 for most puzzles) and `ok` or `invalid`.
+pub const CANON_COLUMNS: &[Column] = &[
+    Column {
+        name: "record",
+        kind: Kind::Int,
+    },
+    Column {
+        name: "line",
+        kind: Kind::Int,
+    },
+    Column {
+        name: "puzzle",
+        kind: Kind::Grid,
+    },
+    Column {
+        name: "minlex",
+        kind: Kind::Grid,
+    },
+    Column {
+        name: "automorphisms",
+        kind: Kind::Int,
+    },
+    Column {
+        name: "status",
+        kind: Kind::Text,
+    },
+];
 
 /// Everything `canon` needs, validated.
 #[derive(Clone, Debug)]
@@ -22,6 +55,10 @@ pub struct CanonConfig {
     pub read: ReadConfig,
     /// Forms output path; `-` is standard output.
     pub output: String,
+    /// `--output-format`: a table of [`CANON_COLUMNS`] in this format, whatever the
+    /// extension (else `.jsonl`, `.npz` and `.parquet` by the extension, and otherwise the
+    /// input's layout).
+    pub output_format: Option<TableFormat>,
     /// Per-record stats CSV path, if wanted.
     pub stats: Option<String>,
 }
@@ -74,31 +111,32 @@ pub(crate) fn canon_with<W>(cfg: &CanonConfig, work: W) -> Result<CanonSummary>
 where
     W: Fn(&RawRecord) -> Result<Canonical, ParseError> + Sync,
 {
-    let mut stats = match &cfg.stats {
-        Some(p) => {
-            let mut w = csv::Writer::from_writer(Target::create(p)?);
-            w.write_record([
-                "record",
-                "line",
-                "status",
-                "clues",
-                "automorphisms",
-                "error",
-            ])?;
-            Some(w)
-        }
-        None => None,
-    };
+    let header = [
+        "record",
+        "line",
+        "status",
+        "clues",
+        "automorphisms",
+        "error",
+    ];
+    let mut stats = side_csv(cfg.stats.as_deref(), &header)?;
     let inputs = Inputs::open(&cfg.read, false)?.one_layout()?;
-    let mut out = RowWriter::new(inputs.layout(), &cfg.output, Some("minlex"))?;
+    let mut out = match TableFormat::for_rows(&cfg.output, cfg.output_format) {
+        Some(f) => Forms::Table(table_writer(
+            f,
+            Target::create(&cfg.output)?,
+            CANON_COLUMNS,
+        )?),
+        None => Forms::Rows(RowWriter::new(
+            inputs.layout(),
+            &cfg.output,
+            Some("minlex"),
+        )?),
+    };
     let mut sum = CanonSummary::default();
     let run = inputs.run(work, |_, _, raws, results| {
         for (raw, res) in raws.iter().zip(results) {
-            let form = res
-                .as_ref()
-                .map_or("invalid".to_string(), |c| c.form.to_string());
-            out.write(raw, form.as_bytes())
-                .context("cannot write forms")?;
+            out.write(raw, res).context("cannot write forms")?;
             sum.records += 1;
             sum.invalid += u64::from(res.is_err());
             if let Some(s) = &mut stats {
@@ -108,16 +146,15 @@ where
         Ok(())
     })?;
     sum.interrupted = run.interrupted;
-    let mut targets = vec![(out.into_target()?, "cannot write forms".to_string())];
-    if let Some(s) = stats {
-        let t = s.into_inner().map_err(|e| e.into_error())?;
-        targets.push((t, "cannot write --stats".to_string()));
-    }
-    commit_outputs(targets, ())?;
+    commit_rows(
+        out.into_target()?,
+        "cannot write forms",
+        stats.map(|s| (s, "cannot write --stats")),
+    )?;
     if !cfg.read.quiet {
         eprintln!(
-            "sudoku-batch: canon: {} records, {} with a form, {} invalid{}",
-            sum.records,
+            "sudoku-batch: canon: {}, {} with a form, {} invalid{}",
+            count(sum.records, "record", "records"),
             sum.records - sum.invalid,
             sum.invalid,
             if sum.interrupted {
@@ -128,6 +165,41 @@ where
         );
     }
     Ok(sum)
+}
+
+/// Where the forms go: the input's rows plus `minlex`, or a table.
+enum Forms {
+    Rows(RowWriter),
+    Table(Box<dyn TableWriter + Send>),
+}
+
+impl Forms {
+    fn write(&mut self, raw: &RawRecord, res: &Result<Canonical, ParseError>) -> Result<()> {
+        match self {
+            Forms::Rows(w) => {
+                let form = res
+                    .as_ref()
+                    .map_or("invalid".to_string(), |c| c.form.to_string());
+                w.write(raw, form.as_bytes())
+            }
+            Forms::Table(t) => Ok(t.write_row(&[
+                Value::Int(raw.record),
+                Value::Int(raw.line),
+                raw.puzzle.as_ref().map_or(Value::Null, Value::Grid),
+                res.as_ref().map_or(Value::Null, |c| Value::Grid(&c.form)),
+                res.as_ref()
+                    .map_or(Value::Null, |c| Value::Int(c.automorphisms.into())),
+                Value::Text(if res.is_ok() { "ok" } else { "invalid" }),
+            ])?),
+        }
+    }
+
+    fn into_target(self) -> Result<Target> {
+        match self {
+            Forms::Rows(w) => w.into_target(),
+            Forms::Table(t) => Ok(t.finish()?),
+        }
+    }
 }
 
 fn write_stats(

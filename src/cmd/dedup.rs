@@ -15,18 +15,17 @@
 //! a billion. `--groups` keeps the whole 96-bit key (n²/2^97), the first record's position
 //! and its exact key for each class in one map (about 40 more bytes a class).
 
+use crate::summary::count;
 use anyhow::{Context, Result};
 use std::collections::HashMap;
 
 use super::canon::checked_puzzle;
 use super::classset::ClassSet;
-use super::rows::RowWriter;
+use super::rows::{commit_rows, side_csv, RowWriter};
 use crate::canon::minlex;
 use crate::engine::{Inputs, ReadConfig};
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
-use crate::output::commit_outputs;
-use crate::output::Target;
 
 /// Everything `dedup` needs, validated.
 #[derive(Clone, Debug)]
@@ -104,22 +103,16 @@ pub(crate) fn dedup_with<W>(cfg: &DedupConfig, work: W) -> Result<DedupSummary>
 where
     W: Fn(&RawRecord) -> Keys + Sync,
 {
-    let mut groups = match &cfg.groups {
-        Some(p) => {
-            let mut w = csv::Writer::from_writer(Target::create(p)?);
-            w.write_record([
-                "record",
-                "input",
-                "line",
-                "first_record",
-                "first_input",
-                "first_line",
-                "relation",
-            ])?;
-            Some(w)
-        }
-        None => None,
-    };
+    let header = [
+        "record",
+        "input",
+        "line",
+        "first_record",
+        "first_input",
+        "first_line",
+        "relation",
+    ];
+    let mut groups = side_csv(cfg.groups.as_deref(), &header)?;
     let inputs = Inputs::open(&cfg.read, true)?.one_layout()?;
     let mut out = RowWriter::new(inputs.layout(), &cfg.output, None)?;
     let mut seen = ClassSet::default();
@@ -182,12 +175,8 @@ where
         Ok(())
     })?;
     sum.interrupted = run.interrupted;
-    let mut targets = vec![(out.into_target()?, "cannot write kept records".to_string())];
-    if let Some(g) = groups {
-        let t = g.into_inner().map_err(|e| e.into_error())?;
-        targets.push((t, "cannot write --groups".to_string()));
-    }
-    commit_outputs(targets, ())?;
+    let groups = groups.map(|g| (g, "cannot write --groups"));
+    commit_rows(out.into_target()?, "cannot write kept records", groups)?;
     if !cfg.read.quiet {
         print_summary(&sum, cfg);
     }
@@ -205,9 +194,9 @@ fn print_summary(s: &DedupSummary, cfg: &DedupConfig) {
         String::new()
     };
     eprintln!(
-        "sudoku-batch: dedup{}: {} records: {} kept, {} dropped{split}, {} invalid (kept){}",
+        "sudoku-batch: dedup{}: {}: {} kept, {} dropped{split}, {} invalid (kept){}",
         if cfg.iso { " --iso" } else { "" },
-        s.records,
+        count(s.records, "record", "records"),
         s.kept,
         s.dropped,
         s.invalid,

@@ -6,7 +6,7 @@ use std::io::Write;
 use anyhow::Result;
 
 use crate::input::{Layout, RawRecord};
-use crate::output::Target;
+use crate::output::{commit_outputs, Target};
 
 /// Writes records in their input's layout.
 pub(crate) enum RowWriter {
@@ -84,4 +84,36 @@ impl RowWriter {
             RowWriter::Csv(w) => w.into_inner().map_err(|e| e.into_error())?,
         })
     }
+}
+
+/// A CSV written beside the rows (`canon --stats`, `dedup --groups`): opened with its
+/// `header` when `path` is given.
+///
+/// # Errors
+/// The file cannot be created or the header written.
+pub(crate) fn side_csv(path: Option<&str>, header: &[&str]) -> Result<Option<csv::Writer<Target>>> {
+    path.map(|p| {
+        let mut w = csv::Writer::from_writer(Target::create(p)?);
+        w.write_record(header)?;
+        Ok(w)
+    })
+    .transpose()
+}
+
+/// Commits the rows' output (`what`: the message of a failure) and the side CSV with its
+/// message, when there is one: renamed into place together at the end of the run.
+///
+/// # Errors
+/// A flush or rename that fails, with its message.
+pub(crate) fn commit_rows(
+    rows: Target,
+    what: &str,
+    side: Option<(csv::Writer<Target>, &str)>,
+) -> Result<()> {
+    let mut targets = vec![(rows, what.to_string())];
+    if let Some((w, what)) = side {
+        let t = w.into_inner().map_err(|e| e.into_error())?;
+        targets.push((t, what.to_string()));
+    }
+    commit_outputs(targets, ())
 }

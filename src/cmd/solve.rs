@@ -18,7 +18,7 @@ use crate::output::{
 };
 use crate::record::SolvedRecord;
 use crate::report::{
-    Header, InputInfo, Report, SolveCounts, SolveReport, Status, StatusCounts, Tally,
+    Header, InputInfo, InvalidKinds, Report, SolveCounts, SolveReport, Status, StatusCounts, Tally,
 };
 use crate::solver;
 use crate::summary::{count, print_notes};
@@ -88,6 +88,7 @@ pub fn solve_record(raw: &RawRecord, limit: u32) -> SolvedRecord {
         return res;
     }
     res.solutions = s.count;
+    res.capped = limit >= 2 && s.count >= limit;
     res.guesses = s.guesses;
     res.solution = s.grid;
     res.status = match s.count {
@@ -133,6 +134,8 @@ pub struct Collector {
     solutions: Option<Solutions>,
     stats: Option<StatsWriter>,
     counts: StatusCounts,
+    invalid_kinds: InvalidKinds,
+    capped: u64,
     tally: Tally,
     limit: u32,
     /// The input being read, for notes.
@@ -166,7 +169,9 @@ impl Sink for Collector {
                 s.write(&self.path, res).context("cannot write --stats")?;
             }
             self.counts.add(res.status);
+            self.capped += u64::from(res.capped);
             if res.status == Status::Invalid {
+                self.invalid_kinds.add(res.error.as_ref());
                 self.invalid_seen += 1;
                 if self.notes.len() < MAX_NOTES {
                     let e = res.error.as_ref().map(ToString::to_string);
@@ -224,6 +229,8 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         solutions,
         stats,
         counts: StatusCounts::default(),
+        invalid_kinds: InvalidKinds::default(),
+        capped: 0,
         tally: Tally::default(),
         limit: cfg.limit,
         path: String::new(),
@@ -261,14 +268,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
 /// a `.jsonl` or `.npz` output, else the one for the inputs' layout (that of the first
 /// input): lines, or the input's CSV columns plus `solution` and `status`.
 fn open_solutions(layout: &Layout, output: &str, format: Option<TableFormat>) -> Result<Solutions> {
-    let format = format.or_else(|| {
-        TableFormat::from_path(output).filter(|f| {
-            matches!(
-                f,
-                TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet
-            )
-        })
-    });
+    let format = TableFormat::for_rows(output, format);
     let target = Target::create(output)?;
     Ok(match (format, layout) {
         (Some(TableFormat::Txt), _) | (None, Layout::Lines { .. }) => {
@@ -296,6 +296,8 @@ fn build_report(
     let counts = SolveCounts {
         records: col.counts.total(),
         status: col.counts,
+        invalid_kinds: col.invalid_kinds,
+        solutions_capped: col.capped,
         tally: col.tally.clone(),
         ..SolveCounts::default()
     };
@@ -318,20 +320,48 @@ fn print_summary(cfg: &SolveConfig, col: &Collector, r: &SolveReport) {
     }
 }
 
-/// The summary of a `solve` run, three lines of at most 100 columns.
-fn summary_lines(r: &SolveReport) -> [String; 3] {
+/// The summary of a `solve` run, lines of at most 100 columns: counts by status, then why
+/// records are `invalid` (when some are) and how many `multiple` reached a `--limit` above 2
+/// (when some did), then speed and latency.
+fn summary_lines(r: &SolveReport) -> Vec<String> {
     let (c, rates) = (&r.counts.status, &r.counts.rates);
     let l = &rates.latency;
-    [
-        format!(
-            "sudoku-batch: {}: {} solved, {} multiple, {} unsolvable, {} invalid{}",
-            count(r.counts.records, "record", "records"),
-            c.solved,
-            c.multiple,
-            c.unsolvable,
-            c.invalid,
-            if r.header.interrupted { "; interrupted" } else { "" }
-        ),
+    let limit = r.header.solution_limit;
+    let mut lines = vec![format!(
+        "sudoku-batch: {}: {} solved, {} multiple, {} unsolvable, {} invalid{}",
+        count(r.counts.records, "record", "records"),
+        c.solved,
+        c.multiple,
+        c.unsolvable,
+        c.invalid,
+        if r.header.interrupted {
+            "; interrupted"
+        } else {
+            ""
+        }
+    )];
+    if c.invalid > 0 {
+        let k = &r.counts.invalid_kinds;
+        // Malformed: not a puzzle at all; a clue conflict: a puzzle that breaks the rules.
+        let mut line = format!(
+            "sudoku-batch: invalid: {} malformed, {}",
+            k.malformed,
+            count(k.clue_conflict, "clue conflict", "clue conflicts")
+        );
+        if k.internal_error > 0 {
+            let n = count(k.internal_error, "internal error", "internal errors");
+            line.push_str(&format!(", {n}"));
+        }
+        lines.push(line);
+    }
+    // With --limit 2, `multiple` already says "at least 2"; above it the count is a bound.
+    if limit > 2 && r.counts.solutions_capped > 0 {
+        lines.push(format!(
+            "sudoku-batch: {} of the multiple have at least {limit} solutions (counted up to --limit)",
+            r.counts.solutions_capped
+        ));
+    }
+    lines.extend([
         format!(
             "sudoku-batch: {:.3} s wall, {:.0} puzzles/s, {:.2} µs/puzzle, {}",
             r.header.wall_ms / 1000.0,
@@ -343,7 +373,8 @@ fn summary_lines(r: &SolveReport) -> [String; 3] {
             "sudoku-batch: latency p50/p99/max {:.1}/{:.1}/{:.1} µs; {:.2} guesses/puzzle, {:.1}% no guess",
             l.p50_us, l.p99_us, l.max_us, rates.guesses_per_puzzle, rates.no_guess_pct
         ),
-    ]
+    ]);
+    lines
 }
 
 #[cfg(test)]
@@ -364,10 +395,17 @@ mod tests {
                 unsolvable: 1,
                 invalid: 1,
             },
+            invalid_kinds: InvalidKinds {
+                malformed: n,
+                clue_conflict: n,
+                internal_error: n,
+            },
+            solutions_capped: n,
             tally,
             ..SolveCounts::default()
         };
         let mut header = Header::new("solve", Vec::new(), None);
+        header.solution_limit = 1_000_000;
         header.threads = 1024;
         header.wall_ms = 99_999_999.0;
         header.interrupted = true;
@@ -380,6 +418,12 @@ mod tests {
             );
         }
         assert!(lines[0].starts_with("sudoku-batch: 1000000000 records: 999999997 solved"));
-        assert!(lines[1].ends_with("1024 threads"), "{}", lines[1]);
+        assert!(lines[1].starts_with("sudoku-batch: invalid: 1000000000 malformed"));
+        assert!(
+            lines[2].contains("at least 1000000 solutions"),
+            "{}",
+            lines[2]
+        );
+        assert!(lines[3].ends_with("1024 threads"), "{}", lines[3]);
     }
 }

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use crate::dataset::augment::{augment_record, augment_with, AugmentConfig, AugmentOptions};
-use crate::dataset::rate::{rate_record, rate_with, RateConfig};
+use crate::dataset::rate::{rate_record, rate_with, RateConfig, SampleMode};
 use crate::dataset::TableOutput;
 use crate::engine::ReadConfig;
 use crate::input::{LayoutOptions, RawRecord};
@@ -99,6 +99,7 @@ fn canon_writes_invalid_for_a_record_whose_work_panicked() {
         let cfg = |out: &str| CanonConfig {
             read: dir.read(threads),
             output: dir.path(out),
+            output_format: None,
             stats: None,
         };
         let whole = canon_with(&cfg("whole.txt"), canon_record).unwrap();
@@ -202,9 +203,10 @@ fn rate_rates_a_record_whose_work_panicked_invalid() {
             read: dir.read(threads),
             samples: 1,
             seed: 0,
+            mode: SampleMode::Unique,
             output: TableOutput::new(dir.path(out), Some(TableFormat::Csv)),
         };
-        let work = |r: &RawRecord| rate_record(r, 1, 0);
+        let work = |r: &RawRecord| rate_record(r, 1, 0, SampleMode::Unique);
         let whole = rate_with(&cfg("whole.csv"), work).unwrap();
         let hurt = rate_with(&cfg("hurt.csv"), panicking(work)).unwrap();
         assert_eq!(whole.status.solved, RECORDS);

@@ -305,7 +305,7 @@ impl StatsWriter {
             };
             self.input = (input.to_string(), field.into_bytes());
         }
-        // Six numbers of at most 20 digits, a status word of at most 10 bytes, 7 commas.
+        // Six numbers of at most 20 digits, `>=`, a status word of at most 10 bytes, 7 commas.
         let mut row = [0u8; 160];
         let mut len = 0;
         let mut put = |bytes: &[u8]| {
@@ -327,6 +327,10 @@ impl StatsWriter {
         put(b",");
         put(res.status.as_str().as_bytes());
         put(b",");
+        // A count that stopped at the limit is a lower bound: `>=N`, as `verify` says "at least".
+        if res.capped {
+            put(b">=");
+        }
         put(nums.format(res.solutions).as_bytes());
         put(b",");
         if let Some(c) = res.clues {
@@ -382,6 +386,7 @@ mod tests {
             line: u64::MAX - 1,
             status: Status::Solved,
             solutions: u32::MAX,
+            capped: true,
             clues: Some(81),
             guesses: u32::MAX,
             solve_ns: u64::MAX,
@@ -391,6 +396,7 @@ mod tests {
         w.write("in, \"a\".txt", &rec).unwrap();
         rec.status = Status::Invalid;
         rec.clues = None;
+        rec.capped = false;
         let texts = ["a, \"quoted\" cell", "two\nlines", "plain"];
         for t in texts {
             rec.error = Some(ParseError::Conflict(t.to_string()));
@@ -404,15 +410,17 @@ mod tests {
         let max = u64::MAX.to_string();
         let first: Vec<&str> = rows[0].iter().collect();
         let u32max = u32::MAX.to_string();
+        let at_least = format!(">={u32max}");
         let line = (u64::MAX - 1).to_string();
         let input = "in, \"a\".txt";
         let expect = [
-            &max, input, &line, "solved", &u32max, "81", &u32max, &max, "",
+            &max, input, &line, "solved", &at_least, "81", &u32max, &max, "",
         ];
         assert_eq!(first, expect);
         for (row, t) in rows[1..].iter().zip(texts) {
             assert_eq!(&row[1], "-");
             assert_eq!(&row[3], "invalid");
+            assert_eq!(&row[4], u32max, "not capped: the number alone");
             assert_eq!(&row[5], "");
             assert_eq!(&row[8], ParseError::Conflict(t.to_string()).to_string());
         }

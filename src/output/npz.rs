@@ -62,9 +62,11 @@ impl NpzTable {
     }
 }
 
-/// The array name of column `c`: grid columns in the plural (`puzzle` → `puzzles`).
+/// The array name of column `c`: grid columns in the plural (`puzzle` → `puzzles`,
+/// `minlex` → `minlexes`).
 pub fn array_name(c: &Column) -> String {
     match c.kind {
+        Kind::Grid if c.name.ends_with(['s', 'x']) => format!("{}es", c.name),
         Kind::Grid => format!("{}s", c.name),
         _ => c.name.to_string(),
     }

@@ -80,6 +80,21 @@ impl TableFormat {
         Self::from_name(ext)
     }
 
+    /// The table format of a command whose own output follows the input's layout (`solve`,
+    /// `canon`): `format` (`--output-format`) when given, else `.jsonl`, `.npz` or `.parquet`
+    /// by the path's extension; `None` keeps the layout's own output (for a `.csv` or `.txt`
+    /// name too).
+    pub fn for_rows(path: &str, format: Option<TableFormat>) -> Option<TableFormat> {
+        format.or_else(|| {
+            TableFormat::from_path(path).filter(|f| {
+                matches!(
+                    f,
+                    TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet
+                )
+            })
+        })
+    }
+
     /// The format called `name` (`csv`, `txt`, `jsonl`, `npz`, `parquet`, case-insensitive).
     pub fn from_name(name: &str) -> Option<TableFormat> {
         match name.to_ascii_lowercase().as_str() {

@@ -21,7 +21,8 @@ use crate::input::Finished;
 
 pub use merge::{merge, MergeError};
 pub use solve::{
-    ratio, Latency, RunRates, SolveCounts, SolveReport, Status, StatusCounts, Tally, TallySummary,
+    ratio, InvalidKinds, Latency, RunRates, SolveCounts, SolveReport, Status, StatusCounts, Tally,
+    TallySummary,
 };
 
 /// The version of the report's JSON layout. 2: the shared [`Header`] (`schema_version`,

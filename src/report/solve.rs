@@ -7,6 +7,7 @@ use std::ops::AddAssign;
 use serde::{Deserialize, Serialize};
 
 use super::{Counts, Report};
+use crate::grid::ParseError;
 
 /// What happened to one record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -71,6 +72,38 @@ impl AddAssign<&StatusCounts> for StatusCounts {
         self.multiple += other.multiple;
         self.unsolvable += other.unsolvable;
         self.invalid += other.invalid;
+    }
+}
+
+/// The `invalid` records by why: not a puzzle at all, or a puzzle that breaks the rules
+/// (the same split as `verify`'s `puzzle-malformed` and `clue-conflict`), or a bug.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InvalidKinds {
+    /// Records that could not be parsed as a puzzle: wrong length, a bad character, a
+    /// ragged CSV row.
+    pub malformed: u64,
+    /// Puzzles whose givens break the rules: two equal givens in one unit.
+    pub clue_conflict: u64,
+    /// Records whose work panicked (a bug in sudoku-batch).
+    pub internal_error: u64,
+}
+
+impl InvalidKinds {
+    /// Adds one `invalid` record whose reason is `error`.
+    pub fn add(&mut self, error: Option<&ParseError>) {
+        *match error {
+            Some(ParseError::Conflict(_)) => &mut self.clue_conflict,
+            Some(ParseError::Internal(_)) => &mut self.internal_error,
+            _ => &mut self.malformed,
+        } += 1;
+    }
+}
+
+impl AddAssign<&InvalidKinds> for InvalidKinds {
+    fn add_assign(&mut self, other: &InvalidKinds) {
+        self.malformed += other.malformed;
+        self.clue_conflict += other.clue_conflict;
+        self.internal_error += other.internal_error;
     }
 }
 
@@ -294,6 +327,14 @@ pub struct SolveCounts {
     pub records: u64,
     /// Records by status.
     pub status: StatusCounts,
+    /// The `invalid` records by why (absent in reports written before it: zeros).
+    #[serde(default)]
+    pub invalid_kinds: InvalidKinds,
+    /// Records whose solution count reached `solution_limit` (2 or more): they have at
+    /// least that many solutions, the count is a lower bound. With the default limit 2,
+    /// every `multiple` record. (Absent in reports written before it: 0.)
+    #[serde(default)]
+    pub solutions_capped: u64,
     /// Throughput, latency and guesses, derived from the rest (flattened into the JSON).
     #[serde(flatten)]
     pub rates: RunRates,
@@ -305,6 +346,8 @@ impl AddAssign<&SolveCounts> for SolveCounts {
     fn add_assign(&mut self, other: &SolveCounts) {
         self.records += other.records;
         self.status += &other.status;
+        self.invalid_kinds += &other.invalid_kinds;
+        self.solutions_capped += other.solutions_capped;
         self.tally += &other.tally;
     }
 }
