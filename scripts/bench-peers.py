@@ -14,8 +14,10 @@ so that drift of the machine's load falls on all of them alike:
 
 - ours: `sudoku-batch bench -j 1 --first|--unique --seed SEED --min-time S` (puzzles replaced
   by random isomorphs, parsed and checked outside the timed region);
-- tdoku: `run_benchmark -s tdoku [-f] -e SEED -t S -w 1 -c 1` (`-f` stops at the first
-  solution; without it tdoku counts to 2, like our `--unique`; also random isomorphs);
+- tdoku: `run_benchmark -s tdoku [-f] -n N -e SEED -t S -w 1 -c 1` (`-f` stops at the first
+  solution; without it tdoku counts to 2, like our `--unique`; also random isomorphs; `-n N`,
+  N = the file's puzzles, so its working set is one isomorph per puzzle as ours is, instead
+  of its default 100,000 drawn with repeats);
 - the crate: `peer-rust-sudoku FILE`, first solution only (its harness has no uniqueness
   mode), one pass timing parsing and solving together.
 
@@ -219,9 +221,12 @@ def ours_bench(binary: Path, path: Path, tmp: Path, mode: str, seed: int, secs: 
 
 
 def tdoku_bench(binary: Path, path: Path, first: bool, seed: int, secs: float):
-    """(puzzles/s, guesses/puzzle) of tdoku's run_benchmark; `first`: its `-f` flag."""
-    cmd = [str(binary), "-s", "tdoku", "-e", str(seed), "-t", str(max(1, round(secs))),
-           "-w", "1", "-c", "1"] + (["-f"] if first else []) + [str(path)]
+    """(puzzles/s, guesses/puzzle) of tdoku's run_benchmark; `first`: its `-f` flag. `-n`: as
+    many puzzles in its working set as the file has (ours cycles through the file's)."""
+    n = sum(1 for line in path.read_text().splitlines() if line.strip())
+    cmd = [str(binary), "-s", "tdoku", "-n", str(n), "-e", str(seed),
+           "-t", str(max(1, round(secs))), "-w", "1", "-c", "1"] + (["-f"] if first else [])
+    cmd.append(str(path))
     out = run(cmd).stdout.strip().splitlines()
     fields = [l for l in out if ",tdoku," in l]
     if not fields:
@@ -306,9 +311,10 @@ def three_way_table(rows, args, command, commit):
         "Ratios are ours / peer (above 1: ours is faster). Ours: `sudoku-batch bench -j 1 "
         f"--first|--unique --seed {args.seed} --min-time {args.min_time:g}`, one warm-up pass, "
         "puzzles parsed and solutions checked outside the timed region. tdoku: "
-        f"`run_benchmark -s tdoku [-f] -e {args.seed} -t {max(1, round(args.min_time))} -w 1 -c 1` "
-        "(clang -O3 -march=native, built by `../shared/tools/peer-tdoku/build.sh`; `-f` stops at "
-        "the first solution, without it tdoku counts to 2). The `sudoku` crate: "
+        f"`run_benchmark -s tdoku [-f] -n N -e {args.seed} -t {max(1, round(args.min_time))} "
+        "-w 1 -c 1` (clang -O3 -march=native, built by `../shared/tools/peer-tdoku/build.sh`; "
+        "`-f` stops at the first solution, without it tdoku counts to 2; N: the file's puzzles, "
+        "so both hold one isomorph per puzzle). The `sudoku` crate: "
         "`../shared/tools/peer-rust-sudoku`, first solution, one pass timing parse and solve "
         "together, puzzles as given (no uniqueness mode in its harness). Each tool reads the same "
         "file: the dataset's puzzles as 81-character lines with '.' blanks.",

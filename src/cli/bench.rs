@@ -48,7 +48,7 @@ pub struct BenchArgs {
     /// With `--shard auto` in a Kubernetes indexed Job: the number of completions (N).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub shard_count: Option<u32>,
-    /// Read files into memory instead of memory-mapping them.
+    /// Read files as a stream in bounded blocks (about 1 MiB) instead of memory-mapping them.
     #[arg(long)]
     pub no_mmap: bool,
     /// No progress lines on stderr.

@@ -121,8 +121,8 @@ pub struct EngineArgs {
     /// No progress bar and no summary on stderr.
     #[arg(short, long)]
     pub quiet: bool,
-    /// Read files into memory instead of memory-mapping them (safe if a file may change
-    /// while it is read).
+    /// Read files as a stream in bounded blocks (about 1 MiB) instead of memory-mapping them:
+    /// safe if a file may change while it is read.
     #[arg(long)]
     pub no_mmap: bool,
 }

@@ -33,7 +33,7 @@ use verify::VerifyArgs;
 
 /// Solve, verify and benchmark Sudoku puzzle datasets, millions of puzzles at a time.
 #[derive(Debug, Parser)]
-#[command(name = "sudoku-batch", version, about)]
+#[command(name = "sudoku-batch", version, about, max_term_width = 100)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -67,9 +67,6 @@ pub enum Command {
     Solve(SolveArgs),
     /// Time the solver: puzzles/s, µs/puzzle, latency percentiles, guesses, scaling over threads.
     Bench(BenchArgs),
-    /// Work with JSON reports.
-    #[command(subcommand)]
-    Report(ReportCommand),
     /// Check every row of a dataset: puzzle shape, clue conflicts, uniqueness, and the stored
     /// solution when there is one; name each row that is wrong and why.
     Verify(VerifyArgs),
@@ -86,6 +83,9 @@ pub enum Command {
     /// Rate every puzzle's difficulty the same for all its isomorphs, as
     /// record,input,line,clues,status,singles_only,rating,guesses_min,guesses_median,guesses_max.
     Rate(RateArgs),
+    /// Work with JSON reports.
+    #[command(subcommand)]
+    Report(ReportCommand),
 }
 
 /// The one line `main` prints for a command line clap refuses: clap's first line, the

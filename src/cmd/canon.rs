@@ -7,6 +7,7 @@
 //! `augment` and `rate` use. `--stats` writes `record,line,status,clues,automorphisms,error`
 //! per record.
 
+use crate::summary::count;
 use anyhow::{Context, Result};
 
 use super::rows::{commit_rows, side_csv, RowWriter};
@@ -152,8 +153,8 @@ where
     )?;
     if !cfg.read.quiet {
         eprintln!(
-            "sudoku-batch: canon: {} records, {} with a form, {} invalid{}",
-            sum.records,
+            "sudoku-batch: canon: {}, {} with a form, {} invalid{}",
+            count(sum.records, "record", "records"),
             sum.records - sum.invalid,
             sum.invalid,
             if sum.interrupted {

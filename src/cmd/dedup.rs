@@ -15,6 +15,7 @@
 //! a billion. `--groups` keeps the whole 96-bit key (n²/2^97), the first record's position
 //! and its exact key for each class in one map (about 40 more bytes a class).
 
+use crate::summary::count;
 use anyhow::{Context, Result};
 use std::collections::HashMap;
 
@@ -193,9 +194,9 @@ fn print_summary(s: &DedupSummary, cfg: &DedupConfig) {
         String::new()
     };
     eprintln!(
-        "sudoku-batch: dedup{}: {} records: {} kept, {} dropped{split}, {} invalid (kept){}",
+        "sudoku-batch: dedup{}: {}: {} kept, {} dropped{split}, {} invalid (kept){}",
         if cfg.iso { " --iso" } else { "" },
-        s.records,
+        count(s.records, "record", "records"),
         s.kept,
         s.dropped,
         s.invalid,

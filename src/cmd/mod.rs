@@ -64,8 +64,7 @@ pub enum Command {
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Solve(cfg) => {
-            interrupt::install_handler().map_err(anyhow::Error::msg)?;
-            note_terminal_stdin(&cfg.read.inputs, cfg.read.quiet);
+            start_reading(&cfg.read)?;
             let report = solve::run_solve(&cfg).inspect_err(|e| {
                 if failure::is_broken_pipe(e) {
                     note_dropped_outputs(&[
@@ -82,8 +81,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(if all_solved { 0 } else { 1 }))
         }
         Command::Verify(cfg) => {
-            interrupt::install_handler().map_err(anyhow::Error::msg)?;
-            note_terminal_stdin(&cfg.read.inputs, cfg.read.quiet);
+            start_reading(&cfg.read)?;
             let report = verify::run_verify(&cfg).inspect_err(|e| {
                 if failure::is_broken_pipe(e) {
                     note_dropped_outputs(&[
@@ -108,8 +106,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(u8::from(failed)))
         }
         Command::Augment(cfg) => {
-            interrupt::install_handler().map_err(anyhow::Error::msg)?;
-            note_terminal_stdin(&cfg.read.inputs, cfg.read.quiet);
+            start_reading(&cfg.read)?;
             let counts = crate::dataset::augment::run_augment(&cfg)?;
             if counts.interrupted {
                 return Ok(ExitCode::from(130));
@@ -117,8 +114,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(u8::from(counts.skipped() > 0)))
         }
         Command::Rate(cfg) => {
-            interrupt::install_handler().map_err(anyhow::Error::msg)?;
-            note_terminal_stdin(&cfg.read.inputs, cfg.read.quiet);
+            start_reading(&cfg.read)?;
             let summary = crate::dataset::rate::run_rate(&cfg)?;
             if summary.interrupted {
                 return Ok(ExitCode::from(130));
@@ -127,14 +123,12 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(u8::from(!all_rated)))
         }
         Command::Canon(cfg) => {
-            interrupt::install_handler().map_err(anyhow::Error::msg)?;
-            note_terminal_stdin(&cfg.read.inputs, cfg.read.quiet);
+            start_reading(&cfg.read)?;
             let s = canon::run_canon(&cfg)?;
             Ok(exit_code(s.interrupted, s.invalid > 0))
         }
         Command::Dedup(cfg) => {
-            interrupt::install_handler().map_err(anyhow::Error::msg)?;
-            note_terminal_stdin(&cfg.read.inputs, cfg.read.quiet);
+            start_reading(&cfg.read)?;
             let s = dedup::run_dedup(&cfg)?;
             Ok(exit_code(s.interrupted, s.invalid > 0))
         }
@@ -158,6 +152,14 @@ fn exit_code(interrupted: bool, flagged: bool) -> ExitCode {
         (false, true) => 1,
         (false, false) => 0,
     })
+}
+
+/// What every command that reads records from `read`'s inputs does first: installs the
+/// Ctrl-C handler, and notes standard input read from a terminal.
+fn start_reading(read: &crate::engine::ReadConfig) -> anyhow::Result<()> {
+    interrupt::install_handler().map_err(anyhow::Error::msg)?;
+    note_terminal_stdin(&read.inputs, read.quiet);
+    Ok(())
 }
 
 /// Says once, on stderr, that the puzzles are read from the terminal, so a command typed

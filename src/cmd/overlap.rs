@@ -194,9 +194,9 @@ where
     commit_outputs(vec![(t, "cannot write overlap rows".to_string())], ())?;
     if !cfg.train.quiet {
         eprintln!(
-            "sudoku-batch: overlap: {} train and {} test records, {} invalid{}",
-            sum.train,
-            sum.test,
+            "sudoku-batch: overlap: {} and {}, {} invalid{}",
+            count(sum.train, "train record", "train records"),
+            count(sum.test, "test record", "test records"),
             sum.invalid,
             if interrupted { " (interrupted)" } else { "" }
         );

@@ -330,26 +330,34 @@ impl Auditor {
         // Never "0 wrong" about solutions that were never read (issue 10).
         let stored = match c.solution_source {
             Some(_) => format!(
-                "{} wrong",
+                "; {} wrong",
                 count(
                     c.stored_solutions_wrong,
                     "stored solution",
                     "stored solutions"
                 )
             ),
-            None => "no stored solutions: puzzles checked only".to_string(),
+            None => String::new(),
         };
         let _ = writeln!(
             err,
-            "sudoku-batch: verify: {}: {} ok, {} duplicate, {} rejected; {stored}{}",
+            "sudoku-batch: verify: {}: {} ok, {} duplicate, {} rejected{stored}{}",
             count(c.rows, "row", "rows"),
             c.verdicts.get(Verdict::Ok),
             c.verdicts.get(Verdict::Duplicate),
             c.rejected,
             if h.interrupted { "; interrupted" } else { "" }
         );
-        if let Some(source) = &c.solution_source {
-            let _ = writeln!(err, "sudoku-batch:   solution source: {source}");
+        match &c.solution_source {
+            Some(source) => {
+                let _ = writeln!(err, "sudoku-batch:   solution source: {source}");
+            }
+            None => {
+                let _ = writeln!(
+                    err,
+                    "sudoku-batch:   no stored solutions: puzzles checked only"
+                );
+            }
         }
         let one_input = self.paths.len() == 1;
         let lines = |ex: &[Example]| example_lines(ex, one_input);

@@ -6,6 +6,7 @@
 //! nothing else, so the output is the same bytes at any `-j`, and the shards of a
 //! `--shard K/N` run, joined in order (headers dropped), give the whole run's rows.
 
+use crate::summary::count;
 use anyhow::Result;
 
 use super::{write_table, Notes, TableOutput};
@@ -304,18 +305,24 @@ where
     if !cfg.read.quiet {
         let c = &counts;
         eprintln!(
-            "sudoku-batch: {} records: {} augmented, {} kept without solutions, {} skipped \
-             ({} invalid, {} unsolvable, {} multiple, {} wrong stored solution); {} pairs written{}",
-            c.records,
+            "sudoku-batch: {}: {} augmented, {} kept without solutions; {} written{}",
+            count(c.records, "record", "records"),
             c.augmented,
             c.kept,
+            count(c.pairs, "pair", "pairs"),
+            if c.interrupted { " (interrupted)" } else { "" }
+        );
+        eprintln!(
+            "sudoku-batch: {} skipped: {} invalid, {} unsolvable, {} multiple, {}",
             c.skipped(),
             c.invalid,
             c.unsolvable,
             c.multiple,
-            c.wrong_solution,
-            c.pairs,
-            if c.interrupted { " (interrupted)" } else { "" }
+            count(
+                c.wrong_solution,
+                "wrong stored solution",
+                "wrong stored solutions"
+            ),
         );
     }
     Ok(counts)

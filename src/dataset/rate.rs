@@ -11,6 +11,7 @@
 //! finding it, uniqueness being proved once on the canonical form): 0 for a puzzle that
 //! propagation alone solves, about 1 per doubling of the search tree.
 
+use crate::summary::count;
 use anyhow::Result;
 
 use super::singles::solved_by_singles;
@@ -290,11 +291,9 @@ where
         let c = &summary.status;
         let mean = summary.rating_sum / c.solved.max(1) as f64;
         eprintln!(
-            "sudoku-batch: {} records: {} rated (mean rating {mean:.3}; {} solved by singles \
-             alone), {} multiple, {} unsolvable, {} invalid{}",
-            c.total(),
+            "sudoku-batch: {}: {} rated, {} multiple, {} unsolvable, {} invalid{}",
+            count(c.total(), "record", "records"),
             c.solved,
-            summary.singles_only,
             c.multiple,
             c.unsolvable,
             c.invalid,
@@ -303,6 +302,10 @@ where
             } else {
                 ""
             }
+        );
+        eprintln!(
+            "sudoku-batch: mean rating {mean:.3}; {} solved by singles alone",
+            summary.singles_only
         );
     }
     Ok(summary)

@@ -56,8 +56,11 @@ impl Exporter for MarkdownExporter {
             .map_or("none (puzzles as given)".into(), |x| x.to_string());
         writeln!(
             s,
-            "- mode: {} (limit {}), warm-up {} pass(es), min time {} s, isomorph seed {seed}",
-            st.mode, st.solution_limit, st.warmup_passes, st.min_time_s
+            "- mode: {} (limit {}), warm-up {}, min time {} s, isomorph seed {seed}",
+            st.mode,
+            st.solution_limit,
+            crate::summary::count(st.warmup_passes.into(), "pass", "passes"),
+            st.min_time_s
         )?;
         writeln!(s, "- timed: {}", st.timed)?;
         for i in &report.inputs {

@@ -44,7 +44,7 @@ pub fn open_all(exports: &Exports) -> Result<Opened> {
     let mut opened = Vec::new();
     for (flag, path, exporter) in wanted {
         if let Some(path) = path {
-            let t = Target::create(path).with_context(|| format!("{flag} {path}"))?;
+            let t = Target::create(path).with_context(|| flag.to_string())?;
             opened.push((flag, path.clone(), t, exporter));
         }
     }

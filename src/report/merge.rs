@@ -120,9 +120,8 @@ pub enum MergeError {
     },
     /// Shards missing, without `--partial`.
     #[error(
-        "shard{s} {list} of {input} missing: the merged counts would not be the whole \
-         input's; give every shard, or --partial to merge these alone (the report then says \
-         \"partial\": true)",
+        "shard{s} {list} of {input} missing: give every shard, or --partial to merge \
+         these alone",
         s = if missing.len() == 1 { "" } else { "s" },
         list = missing.join(", ")
     )]

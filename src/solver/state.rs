@@ -223,8 +223,8 @@ impl State {
     }
 
     /// Propagates to a fixpoint. Returns `None` when the grid is solved, else a cell to branch
-    /// on: the first two-candidate cell of the band with the most of them when there is
-    /// one, else see [`State::fewest`].
+    /// on: a two-candidate cell when there is one ([`State::busiest_pair`] when there are
+    /// at most [`BUSIEST_MAX_PAIRS`], else [`first_pair`]), else see [`State::fewest`].
     ///
     /// `SPREAD` picks how changed boards are found. `true`: a mask of all changed boards,
     /// built without branches, then walked bit by bit; best when many boards change at
@@ -243,9 +243,8 @@ impl State {
                 return Ok(None);
             }
             let mut placed = false;
-            let mut pair = None;
-            let mut best_pairs = 0;
-            for b in 0..3 {
+            let mut pairs = [0u32; 3];
+            for (b, pair) in pairs.iter_mut().enumerate() {
                 let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
                 for d in 0..9 {
                     let x = self.cand[3 * d + b];
@@ -268,21 +267,57 @@ impl State {
                         }
                     }
                 } else {
-                    let two = r2 & !r3;
-                    let n = two.count_ones();
-                    if n > best_pairs {
-                        best_pairs = n;
-                        pair = Some(Cell {
-                            band: b,
-                            bit: two.trailing_zeros(),
-                        });
-                    }
+                    *pair = r2 & !r3;
                 }
             }
             if !placed {
+                let total = pairs[0].count_ones() + pairs[1].count_ones() + pairs[2].count_ones();
+                let pair = if total <= BUSIEST_MAX_PAIRS {
+                    self.busiest_pair(pairs)
+                } else {
+                    first_pair(pairs)
+                };
                 return Ok(Some(pair.unwrap_or_else(|| self.fewest())));
             }
         }
+    }
+
+    /// Of the two-candidate cells (`pairs[b]`: those of band `b`), the one with the most
+    /// unfixed peers: its row and box (in its band) and its column (in the other two
+    /// bands). A guess there settles the most constrained cell and reaches the most
+    /// others, so the propagation after it goes furthest (issue 14).
+    #[inline]
+    fn busiest_pair(&self, pairs: [u32; 3]) -> Option<Cell> {
+        // Per band, the unfixed cells of each column as a two-bit count (bit `c` of
+        // `ones[b]` and of `twos[b]`): a full adder over the band's three rows.
+        let mut ones = [0u32; 3];
+        let mut twos = [0u32; 3];
+        for b in 0..3 {
+            let u = self.unsolved[b];
+            let (x, y, z) = (u & 0x1FF, (u >> 9) & 0x1FF, u >> 18);
+            ones[b] = x ^ y ^ z;
+            twos[b] = (x & y) | (z & (x | y));
+        }
+        let mut best = None;
+        let mut best_score = 0;
+        for (b, &band_pairs) in pairs.iter().enumerate() {
+            let [o1, o2] = [(b + 1) % 3, (b + 2) % 3];
+            let mut m = band_pairs;
+            while m != 0 {
+                let p = m.trailing_zeros();
+                m &= m - 1;
+                let c = p % 9;
+                let column = (ones[o1] >> c & 1)
+                    + (ones[o2] >> c & 1)
+                    + 2 * ((twos[o1] >> c & 1) + (twos[o2] >> c & 1));
+                let score = (self.unsolved[b] & BAND_PEERS[p as usize]).count_ones() + column;
+                if score > best_score {
+                    best_score = score;
+                    best = Some(Cell { band: b, bit: p });
+                }
+            }
+        }
+        best
     }
 
     /// When no cell has two candidates: of the first unfixed cell of each band, the one
@@ -328,5 +363,84 @@ impl State {
             }
         }
         g
+    }
+}
+
+/// Up to this many two-candidate cells in the grid, [`State::propagate`] branches on the
+/// busiest ([`State::busiest_pair`]); above it, on [`first_pair`]. Scoring costs about 35
+/// instructions per cell, and with many pairs the cheap choice does about as well:
+/// with no limit, serg_benchmark ran 15% slower; with 12, 4-6%
+/// slower; with 8, as fast as before (BENCHMARKS.md, issue 14).
+const BUSIEST_MAX_PAIRS: u32 = 8;
+
+/// The first two-candidate cell of the band with the most of them (`pairs[b]`: band `b`'s).
+#[inline]
+fn first_pair(pairs: [u32; 3]) -> Option<Cell> {
+    let mut best = None;
+    let mut best_n = 0;
+    for (b, &two) in pairs.iter().enumerate() {
+        let n = two.count_ones();
+        if n > best_n {
+            best_n = n;
+            best = Some(Cell {
+                band: b,
+                bit: two.trailing_zeros(),
+            });
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::parse_cells;
+
+    /// Hard puzzles (forum_hardest_1905_11plus lines 1 and 100, top1465 lines 1 and 2), whose
+    /// searches stall many times.
+    const HARD: [&str; 4] = [
+        "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
+        "98.7.....76....8....5......4...3..2...89..4......54..1..75..6......2...3.....1.4.",
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5...........",
+    ];
+
+    /// Whether cells `p` and `q` (0..81, row-major) are distinct and share a unit.
+    fn peers(p: usize, q: usize) -> bool {
+        let same_box = p / 27 == q / 27 && p % 9 / 3 == q % 9 / 3;
+        p != q && (p / 9 == q / 9 || p % 9 == q % 9 || same_box)
+    }
+
+    /// Walks down the first candidate of every branch and checks each branch cell against
+    /// a plain count over the 81 cells: a two-candidate cell when there is one, and with at
+    /// most `BUSIEST_MAX_PAIRS` of them, one with the most unfixed peers.
+    #[test]
+    fn branches_on_the_pair_cell_with_most_unfixed_peers() {
+        let mut scored = 0;
+        for line in HARD {
+            let mut s = State::from_givens(&parse_cells(line.as_bytes()).unwrap().0).unwrap();
+            let mut next = s.propagate::<true>();
+            while let Ok(Some(cell)) = next {
+                let at = |q: usize| Cell {
+                    band: q / 27,
+                    bit: (q % 27) as u32,
+                };
+                let unfixed = |q: usize| s.unsolved[q / 27] >> (q % 27) & 1 == 1;
+                let pairs: Vec<usize> = (0..81)
+                    .filter(|&q| unfixed(q) && s.digits(at(q)).count_ones() == 2)
+                    .collect();
+                let p = 27 * cell.band + cell.bit as usize;
+                assert!(pairs.is_empty() || pairs.contains(&p), "{line}: {p}");
+                if !pairs.is_empty() && pairs.len() <= BUSIEST_MAX_PAIRS as usize {
+                    let score = |q: usize| (0..81).filter(|&r| peers(q, r) && unfixed(r)).count();
+                    let best = pairs.iter().map(|&q| score(q)).max().unwrap();
+                    assert_eq!(score(p), best, "{line}: {p} among {pairs:?}");
+                    scored += 1;
+                }
+                let d = s.digits(cell).trailing_zeros() as usize;
+                next = s.assign(d, cell).and_then(|()| s.propagate::<false>());
+            }
+        }
+        assert!(scored >= 4, "only {scored} scored branch points");
     }
 }

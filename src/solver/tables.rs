@@ -4,6 +4,8 @@
 //! `9r..9r+9`, and inside a row the three boxes (minirows) at bits `0-2`, `3-5`, `6-8`.
 //! See the diagram at the top of `state.rs`.
 
+use crate::grid::ORDERS_OF_THREE;
+
 /// The 27 bits of one band.
 pub(crate) const BAND: u32 = (1 << 27) - 1;
 
@@ -54,15 +56,9 @@ const fn perm_fits(pattern: usize, perm: [usize; 3]) -> bool {
     true
 }
 
-/// The six ways to give each of the three rows of a band its own box.
-const PERMS: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
+/// The six ways to give each of the three rows of a band its own box (row `r` takes box
+/// `PERMS[k][r]`): the grid's orders of three.
+const PERMS: [[usize; 3]; 6] = ORDERS_OF_THREE;
 
 /// For a minirow pattern (as [`PERMS`] uses it), the band cells that survive the rule "one
 /// digit stands once in each row and once in each box of the band": the union of every
