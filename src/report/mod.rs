@@ -25,10 +25,12 @@ pub use solve::{
     TallySummary,
 };
 
-/// The version of the report's JSON layout. 2: the shared [`Header`] (`schema_version`,
+/// The version of the report's JSON layout. 3: solve's `invalid_kinds` and
+/// `solutions_capped` (a schema-2 report lacks them, so merging it with a schema-3 one would
+/// give kinds that do not add up to `invalid`); 2: the shared [`Header`] (`schema_version`,
 /// `sha256` per input, `merged_from`, `shards`, `partial`, `missing_shards`,
 /// `wall_ms_sum`); 1 (no `schema_version` field) is the layout of sudoku-batch 0.1 before it.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// The `tool` field of every report.
 pub const TOOL: &str = "sudoku-batch";
