@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use super::rows::{commit_rows, side_csv, RowWriter};
 use crate::canon::{canonical, Canonical};
 use crate::engine::{Inputs, ReadConfig};
-use crate::grid::{Grid, ParseError};
+use crate::grid::ParseError;
 use crate::input::RawRecord;
 use crate::output::table::{table_writer, Column, Kind, TableFormat, TableWriter, Value};
 use crate::output::Target;
@@ -74,27 +74,12 @@ pub struct CanonSummary {
     pub interrupted: bool,
 }
 
-/// The puzzle of one record, or why it is not a puzzle: a parse error, or clashing givens.
+/// The form of one record, or why it has none ([`RawRecord::checked_puzzle`]).
 ///
 /// # Errors
-/// The record's parse error, or [`ParseError::Conflict`] naming the clash.
-pub fn checked_puzzle(raw: &RawRecord) -> Result<&Grid, ParseError> {
-    let puzzle = raw.puzzle.as_ref().map_err(Clone::clone)?;
-    if puzzle.has_conflict() {
-        let why = puzzle
-            .conflicts()
-            .unwrap_or_else(|| "two givens clash".into());
-        return Err(ParseError::Conflict(why));
-    }
-    Ok(puzzle)
-}
-
-/// The form of one record, or why it has none ([`checked_puzzle`]).
-///
-/// # Errors
-/// As [`checked_puzzle`].
+/// As [`RawRecord::checked_puzzle`].
 pub fn canon_record(raw: &RawRecord) -> Result<Canonical, ParseError> {
-    checked_puzzle(raw).map(canonical)
+    raw.checked_puzzle().map(canonical)
 }
 
 /// Runs `canon` as configured and prints a one-line summary unless quiet.

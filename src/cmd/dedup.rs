@@ -19,7 +19,6 @@ use crate::summary::count;
 use anyhow::{Context, Result};
 use std::collections::HashMap;
 
-use super::canon::checked_puzzle;
 use super::classset::ClassSet;
 use super::rows::{commit_rows, side_csv, RowWriter};
 use crate::canon::minlex;
@@ -87,7 +86,7 @@ struct First {
 pub fn run_dedup(cfg: &DedupConfig) -> Result<DedupSummary> {
     let (iso, with_groups) = (cfg.iso, cfg.groups.is_some());
     dedup_with(cfg, move |raw: &RawRecord| -> Keys {
-        let puzzle = checked_puzzle(raw)?;
+        let puzzle = raw.checked_puzzle()?;
         if !iso {
             let exact = key_of(puzzle);
             return Ok((exact, exact));

@@ -14,7 +14,6 @@ use std::collections::HashMap;
 
 use anyhow::{Context, Result};
 
-use super::canon::checked_puzzle;
 use super::dedup::{key_of, Key};
 use crate::canon::minlex;
 use crate::engine::{Inputs, ReadConfig};
@@ -77,7 +76,7 @@ type Row = (u32, u64);
 
 /// The keys of one record, or why it is not a puzzle.
 pub(crate) fn keys(raw: &RawRecord, by_solution: bool) -> Result<Keys, ParseError> {
-    let puzzle = checked_puzzle(raw)?;
+    let puzzle = raw.checked_puzzle()?;
     let solution = by_solution.then(|| solution_class(raw)).flatten();
     Ok(Keys {
         exact: key_of(puzzle),

@@ -127,7 +127,7 @@ fn dedup_keeps_a_record_whose_work_panicked_as_invalid() {
             groups: None,
         };
         let work = |raw: &RawRecord| {
-            let p = super::canon::checked_puzzle(raw)?;
+            let p = raw.checked_puzzle()?;
             let form = super::dedup::key_of(&crate::canon::minlex(p));
             Ok((super::dedup::key_of(p), form))
         };

@@ -17,7 +17,6 @@ use anyhow::Result;
 use super::singles::solved_by_singles;
 use super::{write_table, Notes, TableOutput};
 use crate::canon;
-use crate::cmd::canon::checked_puzzle;
 use crate::engine::{FromPanic, ReadConfig};
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
@@ -202,7 +201,7 @@ pub fn rate_record(raw: &RawRecord, samples: u32, seed: u64, mode: SampleMode) -
     };
     // Not a puzzle, or clashing givens: `invalid`, with no clues, as `canon` and `dedup`
     // say it (a clash once gave `clues` beside an `invalid` status).
-    let puzzle = match checked_puzzle(raw) {
+    let puzzle = match raw.checked_puzzle() {
         Ok(p) => p,
         Err(e) => {
             out.error = Some(e);

@@ -180,6 +180,25 @@ pub struct RawRecord {
     pub fields: Option<csv::ByteRecord>,
 }
 
+impl RawRecord {
+    /// The record's puzzle, or why it is not one: its parse error, or clashing givens
+    /// ([`ParseError::Conflict`] naming the clash). What canon, dedup, overlap and rate
+    /// treat as a puzzle.
+    ///
+    /// # Errors
+    /// The record's parse error, or [`ParseError::Conflict`].
+    pub fn checked_puzzle(&self) -> Result<&Grid, ParseError> {
+        let puzzle = self.puzzle.as_ref().map_err(Clone::clone)?;
+        if puzzle.has_conflict() {
+            let why = puzzle
+                .conflicts()
+                .unwrap_or_else(|| "two givens clash".into());
+            return Err(ParseError::Conflict(why));
+        }
+        Ok(puzzle)
+    }
+}
+
 /// How to read inputs: the same for every input of a run.
 #[derive(Clone, Debug)]
 pub struct ReadOptions {
