@@ -98,12 +98,7 @@ fn every_pair_is_a_unique_puzzle_rebuilt_by_its_transform_code() {
         ],
         &out,
     );
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    common::assert_exit_ok(&o);
     let sources: Vec<String> = common::data_lines(&std::fs::read_to_string(&input).unwrap())
         .into_iter()
         .map(|(_, l)| l[..81].to_string())
@@ -339,12 +334,7 @@ fn n_zero_is_refused_unless_the_originals_are_written() {
     );
     assert!(!out.exists());
     let o = run(&[SAMPLE, "-n", "0", "--include-original"], &out);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    common::assert_exit_ok(&o);
     let rows = csv_rows(&std::fs::read_to_string(&out).unwrap());
     let puzzles: Vec<String> = std::fs::read_to_string(SAMPLE)
         .unwrap()

@@ -64,12 +64,7 @@ fn parquet_holds_the_csv_rows() {
                 .arg(out)
                 .output()
                 .unwrap();
-            assert_eq!(
-                o.status.code(),
-                Some(0),
-                "{}",
-                String::from_utf8_lossy(&o.stderr)
-            );
+            common::assert_exit_ok(&o);
         }
         let mut rdr = csv::Reader::from_path(&csv_out).unwrap();
         let header: Vec<String> = rdr.headers().unwrap().iter().map(String::from).collect();

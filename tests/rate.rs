@@ -68,12 +68,7 @@ fn every_isomorph_of_a_hard_puzzle_gets_the_same_rating() {
         .arg(&out)
         .output()
         .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    common::assert_exit_ok(&o);
     let rows = csv_rows(&std::fs::read_to_string(&out).unwrap());
     assert_eq!(rows.len(), 5000);
     let mut ratings = Vec::new();

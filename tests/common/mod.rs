@@ -19,6 +19,16 @@ pub fn bin() -> Command {
     Command::cargo_bin("sudoku-batch").expect("the binary is built")
 }
 
+/// Asserts that a finished run exited 0, showing its stderr when it did not.
+pub fn assert_exit_ok(o: &std::process::Output) {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 /// `../shared/<sub>` beside the repo, or `None` with a clear note that the tests using it
 /// are skipped.
 pub fn shared(sub: &str) -> Option<PathBuf> {
