@@ -194,4 +194,25 @@ fn parquet_grids_as_lists_of_numbers_and_columns_by_name() {
     assert_eq!(rows[1][3], S);
     assert_eq!(rows[2][2], "", "a null solution: none stored");
     assert_eq!(rows[3][4], "invalid");
+    // One column cannot be both the puzzle and the solution column, as in CSV and JSON Lines:
+    // a fatal error, one line naming the file and the flag.
+    for solution in ["grid", "2"] {
+        let (code, _, err) = run(&[
+            "verify",
+            path,
+            "--puzzle-column",
+            "grid",
+            "--solution-column",
+            solution,
+        ]);
+        assert_eq!(code, Some(2), "{solution}: {err}");
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+        assert!(err.contains(path), "names the file: {err}");
+        assert!(
+            err.contains(&format!(
+                "--solution-column \"{solution}\" is the puzzle column (\"grid\")"
+            )),
+            "{err}"
+        );
+    }
 }
