@@ -8,16 +8,20 @@ usage: scripts/bench-peers.py [--rounds N] [--min-time S] [--seed N] [--tdoku DI
 Builds our release binary, the `sudoku` crate's harness (../shared/tools/peer-rust-sudoku) and,
 when DIR/build/run_benchmark is missing, tdoku with ../shared/tools/peer-tdoku/build.sh DIR
 (DIR: a checkout of github.com/t-dillon/tdoku; without one the tdoku columns say n/a). Each
-dataset is written once as 81-character lines with '.' blanks (what tdoku reads), and every
-tool reads that file. Then, ROUNDS times, with the order of the five runs rotated each round
-so that drift of the machine's load falls on all of them alike:
+dataset is written once as 81-character lines with '.' blanks (what tdoku reads), each puzzle
+replaced by one random isomorph drawn by this script from SEED (transpose, bands, stacks, rows
+and columns within them, digit relabelling), and every tool reads that same file as it is:
+the three solve exactly the same puzzles. (Random isomorphs remove the datasets' order and
+orientation effects; a puzzle with several solutions needs a different number of guesses to
+its first solution in each orientation, so tools given different isomorphs differ by luck.)
+Then, ROUNDS times, with the order of the five runs rotated each round so that drift of the
+machine's load falls on all of them alike:
 
-- ours: `sudoku-batch bench -j 1 --first|--unique --seed SEED --min-time S` (puzzles replaced
-  by random isomorphs, parsed and checked outside the timed region);
-- tdoku: `run_benchmark -s tdoku [-f] -n N -e SEED -t S -w 1 -c 1` (`-f` stops at the first
-  solution; without it tdoku counts to 2, like our `--unique`; also random isomorphs; `-n N`,
-  N = the file's puzzles, so its working set is one isomorph per puzzle as ours is, instead
-  of its default 100,000 drawn with repeats);
+- ours: `sudoku-batch bench -j 1 --first|--unique --min-time S` (no `--seed`: puzzles as
+  given; parsed and checked outside the timed region);
+- tdoku: `run_benchmark -s tdoku [-f] -r 0 -n N -t S -w 1 -c 1` (`-f` stops at the first
+  solution; without it tdoku counts to 2, like our `--unique`; `-r 0`: puzzles as given;
+  `-n N`, N = the file's puzzles, so its working set is the file, once);
 - the crate: `peer-rust-sudoku FILE`, first solution only (its harness has no uniqueness
   mode), one pass timing parsing and solving together.
 
@@ -41,6 +45,7 @@ import json
 import os
 import resource
 import platform
+import random
 import re
 import statistics
 import subprocess
@@ -209,10 +214,33 @@ def dotted(path: Path, tmp: Path, name: str, csv: bool) -> Path:
     return out
 
 
-def ours_bench(binary: Path, path: Path, tmp: Path, mode: str, seed: int, secs: float):
-    """(puzzles/s, guesses/puzzle) of `sudoku-batch bench -j 1` in `mode` (first, unique)."""
+def isomorphs(path: Path, seed: int) -> Path:
+    """`path` (81-character lines) with each puzzle replaced by one random isomorph drawn from
+    `seed`: rows permuted within bands and bands permuted, the same for columns and stacks,
+    a transpose with probability 1/2, digits relabelled. Written beside `path`."""
+    rng = random.Random(seed)
+
+    def lines_order():
+        bands = rng.sample(range(3), 3)
+        return [3 * b + r for b in bands for r in rng.sample(range(3), 3)]
+
+    out = path.with_suffix(f".iso{seed}.txt")
+    with open(path, encoding="utf-8") as f, open(out, "w") as o:
+        for line in f:
+            p = line.rstrip("\n")
+            rows, cols, transpose = lines_order(), lines_order(), rng.random() < 0.5
+            relabel = dict(zip("123456789", rng.sample("123456789", 9)), **{".": "."})
+            cells = (p[9 * rows[r] + cols[c]] if not transpose else p[9 * cols[c] + rows[r]]
+                     for r in range(9) for c in range(9))
+            o.write("".join(relabel[x] for x in cells) + "\n")
+    return out
+
+
+def ours_bench(binary: Path, path: Path, tmp: Path, mode: str, secs: float):
+    """(puzzles/s, guesses/puzzle) of `sudoku-batch bench -j 1` in `mode` (first, unique),
+    puzzles as given."""
     report = tmp / "ours.json"
-    run([str(binary), "bench", "-q", "-j", "1", f"--{mode}", "--seed", str(seed),
+    run([str(binary), "bench", "-q", "-j", "1", f"--{mode}",
          "--min-time", str(secs), "--export-json", str(report), str(path)])
     r = json.loads(report.read_text())["results"][0]
     if r["validation_failures"]:
@@ -220,11 +248,12 @@ def ours_bench(binary: Path, path: Path, tmp: Path, mode: str, seed: int, secs: 
     return r["puzzles_per_s"], r["guesses_per_puzzle"]
 
 
-def tdoku_bench(binary: Path, path: Path, first: bool, seed: int, secs: float):
-    """(puzzles/s, guesses/puzzle) of tdoku's run_benchmark; `first`: its `-f` flag. `-n`: as
-    many puzzles in its working set as the file has (ours cycles through the file's)."""
+def tdoku_bench(binary: Path, path: Path, first: bool, secs: float):
+    """(puzzles/s, guesses/puzzle) of tdoku's run_benchmark; `first`: its `-f` flag. `-r 0`:
+    puzzles as given; `-n`: as many puzzles in its working set as the file has, so it holds
+    the file once (ours cycles through the file's)."""
     n = sum(1 for line in path.read_text().splitlines() if line.strip())
-    cmd = [str(binary), "-s", "tdoku", "-n", str(n), "-e", str(seed),
+    cmd = [str(binary), "-s", "tdoku", "-r", "0", "-n", str(n),
            "-t", str(max(1, round(secs))), "-w", "1", "-c", "1"] + (["-f"] if first else [])
     cmd.append(str(path))
     out = run(cmd).stdout.strip().splitlines()
@@ -246,15 +275,15 @@ def three_way(args, shared: Path, data: Path, commit: str, command: str):
         if (data / KAGGLE).is_file():
             files.append((KAGGLE + " (puzzle column)", data / KAGGLE, True))
         for name, path, csv in files:
-            path = dotted(path, tmp, Path(name.split()[0]).stem, csv)
+            path = isomorphs(dotted(path, tmp, Path(name.split()[0]).stem, csv), seed)
             runs = {
-                "ours first": lambda: ours_bench(ours_bin, path, tmp, "first", seed, secs),
-                "ours unique": lambda: ours_bench(ours_bin, path, tmp, "unique", seed, secs),
+                "ours first": lambda: ours_bench(ours_bin, path, tmp, "first", secs),
+                "ours unique": lambda: ours_bench(ours_bin, path, tmp, "unique", secs),
                 "crate first": lambda: (peer(peer_bin, path), float("nan")),
             }
             if tdoku_bin is not None:
-                runs["tdoku first"] = lambda: tdoku_bench(tdoku_bin, path, True, seed, secs)
-                runs["tdoku unique"] = lambda: tdoku_bench(tdoku_bin, path, False, seed, secs)
+                runs["tdoku first"] = lambda: tdoku_bench(tdoku_bin, path, True, secs)
+                runs["tdoku unique"] = lambda: tdoku_bench(tdoku_bin, path, False, secs)
             got = {k: [] for k in runs}
             order = list(runs)
             for r in range(args.rounds):
@@ -285,7 +314,8 @@ def three_way_table(rows, args, command, commit):
         BEGIN3,
         f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on {machine()}, "
         f"sudoku-batch commit {commit}, median of {args.rounds} alternating rounds, 1 thread, "
-        f"solver only, random isomorphs (seed {args.seed}), {args.min_time:g} s per run:",
+        f"solver only, the same random isomorphs for all three (seed {args.seed}), "
+        f"{args.min_time:g} s per run:",
         "",
         "```sh",
         command,
@@ -308,16 +338,16 @@ def three_way_table(rows, args, command, commit):
         )
     lines += [
         "",
-        "Ratios are ours / peer (above 1: ours is faster). Ours: `sudoku-batch bench -j 1 "
-        f"--first|--unique --seed {args.seed} --min-time {args.min_time:g}`, one warm-up pass, "
-        "puzzles parsed and solutions checked outside the timed region. tdoku: "
-        f"`run_benchmark -s tdoku [-f] -n N -e {args.seed} -t {max(1, round(args.min_time))} "
-        "-w 1 -c 1` (clang -O3 -march=native, built by `../shared/tools/peer-tdoku/build.sh`; "
-        "`-f` stops at the first solution, without it tdoku counts to 2; N: the file's puzzles, "
-        "so both hold one isomorph per puzzle). The `sudoku` crate: "
-        "`../shared/tools/peer-rust-sudoku`, first solution, one pass timing parse and solve "
-        "together, puzzles as given (no uniqueness mode in its harness). Each tool reads the same "
-        "file: the dataset's puzzles as 81-character lines with '.' blanks.",
+        "Ratios are ours / peer (above 1: ours is faster). Every tool reads the same file: the "
+        "dataset's puzzles as 81-character lines with '.' blanks, each replaced by one random "
+        f"isomorph drawn by the script from seed {args.seed}, solved as given. Ours: "
+        f"`sudoku-batch bench -j 1 --first|--unique --min-time {args.min_time:g}`, one warm-up "
+        "pass, puzzles parsed and solutions checked outside the timed region. tdoku: "
+        f"`run_benchmark -s tdoku [-f] -r 0 -n N -t {max(1, round(args.min_time))} -w 1 -c 1` "
+        "(clang -O3 -march=native, built by `../shared/tools/peer-tdoku/build.sh`; `-f` stops "
+        "at the first solution, without it tdoku counts to 2; `-r 0`: no isomorphs of its own; "
+        "N: the file's puzzles). The `sudoku` crate: `../shared/tools/peer-rust-sudoku`, first "
+        "solution, one pass timing parse and solve together (no uniqueness mode in its harness).",
         END3,
     ]
     return "\n".join(lines)
@@ -363,7 +393,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--min-time", type=float, default=2.0, help="seconds timed per run")
-    ap.add_argument("--seed", type=int, default=7, help="isomorph seed (ours and tdoku)")
+    ap.add_argument("--seed", type=int, default=7, help="seed of the random isomorphs that all three tools solve")
     ap.add_argument("--tdoku", type=Path, help="a checkout of github.com/t-dillon/tdoku")
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
     ap.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")

@@ -456,3 +456,48 @@ fn capped_counts_and_kinds_of_invalid_are_reported() {
         "{err}"
     );
 }
+
+/// The output's extension picks the format (issue 13): a `.csv` name on a lines input gets
+/// the table `record,line,puzzle,solution,status`, and a `.txt` name on a CSV input gets one
+/// solution line per record, not the CSV with its input columns.
+#[test]
+fn output_extension_picks_the_format_across_layouts() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("table.csv");
+    bin()
+        .args(["solve", "-q", SAMPLE, "-o"])
+        .arg(&table)
+        .assert()
+        .code(0);
+    let puzzles = data_lines(&fs::read_to_string(SAMPLE).unwrap());
+    let text = fs::read_to_string(&table).unwrap();
+    let mut rows = text.lines();
+    assert_eq!(rows.next(), Some("record,line,puzzle,solution,status"));
+    let rows: Vec<Vec<&str>> = rows.map(|r| r.split(',').collect()).collect();
+    assert_eq!(rows.len(), puzzles.len());
+    for (i, (row, (line, p))) in rows.iter().zip(&puzzles).enumerate() {
+        assert_eq!(row[..2], [i.to_string(), line.to_string()], "record {i}");
+        assert_eq!(cells(row[2]), cells(p), "record {i}");
+        assert_solves(p, row[3], &format!("sample line {line}"));
+        assert_eq!(row[4], "solved");
+    }
+
+    let lines = dir.path().join("solutions.txt");
+    bin()
+        .args(["solve", "-q", SAMPLE_CSV, "-o"])
+        .arg(&lines)
+        .assert()
+        .code(0);
+    let csv = fs::read_to_string(SAMPLE_CSV).unwrap();
+    let quizzes: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|r| r.split(',').next().unwrap())
+        .collect();
+    let sols = fs::read_to_string(&lines).unwrap();
+    let sols: Vec<&str> = sols.lines().collect();
+    assert_eq!(sols.len(), quizzes.len());
+    for (i, (q, s)) in quizzes.iter().zip(&sols).enumerate() {
+        assert_solves(q, s, &format!("sample_kaggle record {i}"));
+    }
+}

@@ -14,7 +14,7 @@ use super::rows::{commit_rows, side_csv, RowWriter};
 use crate::canon::{canonical, Canonical};
 use crate::engine::{Inputs, ReadConfig};
 use crate::grid::ParseError;
-use crate::input::RawRecord;
+use crate::input::{Layout, RawRecord};
 use crate::output::table::{table_writer, Column, Kind, TableFormat, TableWriter, Value};
 use crate::output::Target;
 
@@ -106,7 +106,8 @@ where
     ];
     let mut stats = side_csv(cfg.stats.as_deref(), &header)?;
     let inputs = Inputs::open(&cfg.read, false)?.one_layout()?;
-    let mut out = match TableFormat::for_rows(&cfg.output, cfg.output_format) {
+    let lines_input = matches!(inputs.layout(), Some(Layout::Lines { .. }));
+    let mut out = match TableFormat::for_rows(&cfg.output, cfg.output_format, lines_input) {
         Some(f) => Forms::Table(table_writer(
             f,
             Target::create(&cfg.output)?,

@@ -268,7 +268,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
 /// a `.jsonl` or `.npz` output, else the one for the inputs' layout (that of the first
 /// input): lines, or the input's CSV columns plus `solution` and `status`.
 fn open_solutions(layout: &Layout, output: &str, format: Option<TableFormat>) -> Result<Solutions> {
-    let format = TableFormat::for_rows(output, format);
+    let format = TableFormat::for_rows(output, format, matches!(layout, Layout::Lines { .. }));
     let target = Target::create(output)?;
     Ok(match (format, layout) {
         (Some(TableFormat::Txt), _) | (None, Layout::Lines { .. }) => {

@@ -81,16 +81,21 @@ impl TableFormat {
     }
 
     /// The table format of a command whose own output follows the input's layout (`solve`,
-    /// `canon`): `format` (`--output-format`) when given, else `.jsonl`, `.npz` or `.parquet`
-    /// by the path's extension; `None` keeps the layout's own output (for a `.csv` or `.txt`
-    /// name too).
-    pub fn for_rows(path: &str, format: Option<TableFormat>) -> Option<TableFormat> {
+    /// `canon`): `format` (`--output-format`) when given, else the format the path's
+    /// extension names when that is not the layout's own output: `.jsonl`, `.npz` or
+    /// `.parquet` always, `.csv` on a lines input (`lines_input`), `.txt` on a CSV input.
+    /// `None` keeps the layout's own output (`.txt` on a lines input, `.csv` on a CSV input,
+    /// any other name, standard output).
+    pub fn for_rows(
+        path: &str,
+        format: Option<TableFormat>,
+        lines_input: bool,
+    ) -> Option<TableFormat> {
         format.or_else(|| {
-            TableFormat::from_path(path).filter(|f| {
-                matches!(
-                    f,
-                    TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet
-                )
+            TableFormat::from_path(path).filter(|f| match f {
+                TableFormat::Csv => lines_input,
+                TableFormat::Txt => !lines_input,
+                TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet => true,
             })
         })
     }
@@ -363,5 +368,23 @@ mod tests {
         assert_eq!(TableFormat::from_path("-"), None);
         assert_eq!(TableFormat::from_path("/dev/null"), None);
         assert_eq!(TableFormat::from_path("x.parquet.gz"), None);
+        // `solve` and `canon`: the extension decides unless it names the layout's own output.
+        assert_eq!(
+            TableFormat::for_rows("o.csv", None, true),
+            Some(TableFormat::Csv)
+        );
+        assert_eq!(TableFormat::for_rows("o.csv", None, false), None);
+        assert_eq!(
+            TableFormat::for_rows("o.txt", None, false),
+            Some(TableFormat::Txt)
+        );
+        assert_eq!(TableFormat::for_rows("o.txt", None, true), None);
+        assert_eq!(
+            TableFormat::for_rows("o.npz", None, true),
+            Some(TableFormat::Npz)
+        );
+        assert_eq!(TableFormat::for_rows("o.out", None, true), None);
+        let jsonl = Some(TableFormat::Jsonl);
+        assert_eq!(TableFormat::for_rows("o.csv", jsonl, true), jsonl);
     }
 }
