@@ -7,7 +7,10 @@
 mod common;
 
 use arrow_array::{Array, BooleanArray, Float64Array, Int64Array, RecordBatch, StringArray};
-use common::{assert_round_trip, assert_solves, assert_statuses, bin, cells, shared, P, S};
+use common::{
+    assert_one_column_refused, assert_round_trip, assert_solves, assert_statuses, bin, cells,
+    shared, P, S,
+};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 fn batches(path: &std::path::Path) -> Vec<RecordBatch> {
@@ -197,22 +200,6 @@ fn parquet_grids_as_lists_of_numbers_and_columns_by_name() {
     // One column cannot be both the puzzle and the solution column, as in CSV and JSON Lines:
     // a fatal error, one line naming the file and the flag.
     for solution in ["grid", "2"] {
-        let (code, _, err) = run(&[
-            "verify",
-            path,
-            "--puzzle-column",
-            "grid",
-            "--solution-column",
-            solution,
-        ]);
-        assert_eq!(code, Some(2), "{solution}: {err}");
-        assert_eq!(err.lines().count(), 1, "one line: {err}");
-        assert!(err.contains(path), "names the file: {err}");
-        assert!(
-            err.contains(&format!(
-                "--solution-column \"{solution}\" is the puzzle column (\"grid\")"
-            )),
-            "{err}"
-        );
+        assert_one_column_refused(path, "grid", solution);
     }
 }

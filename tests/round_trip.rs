@@ -3,7 +3,10 @@
 
 mod common;
 
-use common::{assert_round_trip, assert_solves, assert_statuses, bin, cells, mixed_input, P, S};
+use common::{
+    assert_one_column_refused, assert_round_trip, assert_solves, assert_statuses, bin, cells,
+    mixed_input, P, S,
+};
 
 /// Runs `sudoku-batch ARGS -q`; returns the exit code.
 fn run(args: &[&str]) -> Option<i32> {
@@ -230,21 +233,7 @@ fn jsonl_puzzle_key_is_never_the_solution_key() {
     .unwrap();
     let input = input.to_str().unwrap();
     for (puzzle, solution) in [("grid", "grid"), ("grid", "2"), ("answer", "answer")] {
-        let o = bin()
-            .args(["verify", input, "--puzzle-column", puzzle])
-            .args(["--solution-column", solution])
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{solution}: {err}");
-        assert_eq!(err.lines().count(), 1, "one line: {err}");
-        assert!(err.contains(input), "names the file: {err}");
-        assert!(
-            err.contains(&format!(
-                "--solution-column \"{solution}\" is the puzzle column (\"{puzzle}\")"
-            )),
-            "{err}"
-        );
+        assert_one_column_refused(input, puzzle, solution);
     }
     // `answer` is a known solution key; chosen as the puzzle, it stores no solution: the
     // puzzle is solved, not rejected as its own (blank-holding) solution.
