@@ -7,7 +7,10 @@
 mod common;
 
 use arrow_array::{Array, BooleanArray, Float64Array, Int64Array, RecordBatch, StringArray};
-use common::{assert_round_trip, assert_solves, assert_statuses, bin, cells, shared, P, S};
+use common::{
+    assert_one_column_refused, assert_round_trip, assert_solves, assert_statuses, bin, cells,
+    shared, P, S,
+};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 fn batches(path: &std::path::Path) -> Vec<RecordBatch> {
@@ -194,4 +197,9 @@ fn parquet_grids_as_lists_of_numbers_and_columns_by_name() {
     assert_eq!(rows[1][3], S);
     assert_eq!(rows[2][2], "", "a null solution: none stored");
     assert_eq!(rows[3][4], "invalid");
+    // One column cannot be both the puzzle and the solution column, as in CSV and JSON Lines:
+    // a fatal error, one line naming the file and the flag.
+    for solution in ["grid", "2"] {
+        assert_one_column_refused(path, "grid", solution);
+    }
 }

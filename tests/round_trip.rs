@@ -3,7 +3,10 @@
 
 mod common;
 
-use common::{assert_round_trip, assert_solves, assert_statuses, bin, cells, mixed_input, P, S};
+use common::{
+    assert_one_column_refused, assert_round_trip, assert_solves, assert_statuses, bin, cells,
+    mixed_input, P, S,
+};
 
 /// Runs `sudoku-batch ARGS -q`; returns the exit code.
 fn run(args: &[&str]) -> Option<i32> {
@@ -212,4 +215,43 @@ fn canon_writes_tables_through_the_shared_writers() {
     assert_eq!(a.shape(), [5, 81]);
     let grids: Vec<u8> = a.into_vec().unwrap();
     assert_eq!(grids[..81], cells(forms[0])[..]);
+}
+
+/// One key cannot be both the puzzle and the solution column, in JSON Lines as in CSV: named
+/// so by the user, a fatal error (exit 2, one line naming the file and the flag); found so by
+/// its name (`--puzzle-column answer`), the input has no stored solution, so the puzzle is
+/// solved rather than checked against itself.
+#[test]
+fn jsonl_puzzle_key_is_never_the_solution_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let p0 = P.replace('.', "0");
+    let input = dir.path().join("pairs.jsonl");
+    std::fs::write(
+        &input,
+        format!("{{\"id\":7,\"grid\":\"{S}\",\"answer\":\"{p0}\"}}\n"),
+    )
+    .unwrap();
+    let input = input.to_str().unwrap();
+    for (puzzle, solution) in [("grid", "grid"), ("grid", "2"), ("answer", "answer")] {
+        assert_one_column_refused(input, puzzle, solution);
+    }
+    // `answer` is a known solution key; chosen as the puzzle, it stores no solution: the
+    // puzzle is solved, not rejected as its own (blank-holding) solution.
+    let rejects = dir.path().join("rejects.csv");
+    let o = bin()
+        .args([
+            "verify",
+            input,
+            "--puzzle-column",
+            "answer",
+            "-q",
+            "--rejects",
+        ])
+        .arg(&rejects)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let rejected = std::fs::read_to_string(&rejects).unwrap();
+    assert_eq!(rejected.lines().count(), 1, "header only: {rejected}");
 }

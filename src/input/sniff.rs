@@ -285,20 +285,6 @@ fn csv_layout(bytes: &[u8], opts: &LayoutOptions, delimiter: u8) -> Result<Layou
         Some(h) => named_columns(h, &rows, opts)?,
         None => unnamed_columns(&fields, opts)?,
     };
-    // One column cannot be both: said by the user, that is a mistake to name; found by its
-    // header name (`--puzzle-column solutions`), it is no stored solution.
-    let solution = match (solution, &opts.solution_column) {
-        (Some(i), Some(w)) if i == puzzle => {
-            return Err(format!(
-                "--solution-column {w:?} is the puzzle column ({}); name the column that \
-                 holds the solutions in {}",
-                column_name(header.as_deref(), puzzle),
-                brief(&fields)
-            ))
-        }
-        (Some(i), None) if i == puzzle => None,
-        (solution, _) => solution,
-    };
     Ok(Layout::Csv {
         header,
         puzzle,
@@ -353,7 +339,7 @@ pub(crate) fn named_columns(
             None => solution_by_content(rows, puzzle, header.len()),
         },
     };
-    Ok((puzzle, solution))
+    Ok((puzzle, apart(Some(header), header, puzzle, solution, opts)?))
 }
 
 /// The puzzle and solution columns of a CSV without a header (`fields`: its first row): by
@@ -376,7 +362,33 @@ fn unnamed_columns(
             .enumerate()
             .position(|(i, f)| i != puzzle && parse_solution(f.as_bytes()).is_ok()),
     };
-    Ok((puzzle, solution))
+    Ok((puzzle, apart(None, fields, puzzle, solution, opts)?))
+}
+
+/// The solution column, kept apart from the puzzle column: one column cannot be both.
+/// Named by the user (`--solution-column`), that is a mistake to name; found by its name
+/// (`--puzzle-column solutions`), it is no stored solution. One rule for CSV, JSON Lines
+/// and Parquet inputs, which all choose their columns here.
+///
+/// # Errors
+/// `--solution-column` names the puzzle column.
+fn apart(
+    header: Option<&[String]>,
+    fields: &[String],
+    puzzle: usize,
+    solution: Option<usize>,
+    opts: &LayoutOptions,
+) -> Result<Option<usize>, String> {
+    match (solution, &opts.solution_column) {
+        (Some(i), Some(w)) if i == puzzle => Err(format!(
+            "--solution-column {w:?} is the puzzle column ({}); name the column that \
+             holds the solutions in {}",
+            column_name(header, puzzle),
+            brief(fields)
+        )),
+        (Some(i), None) if i == puzzle => Ok(None),
+        (solution, _) => Ok(solution),
+    }
 }
 
 /// How a message names column `i` (0-based): its header name, else `column N` (1-based).

@@ -29,6 +29,22 @@ pub fn assert_exit_ok(o: &std::process::Output) {
     );
 }
 
+/// Asserts that `verify INPUT --puzzle-column PUZZLE --solution-column SOLUTION` is refused
+/// because both name one column: exit 2, one line naming the file and the flag.
+pub fn assert_one_column_refused(input: &str, puzzle: &str, solution: &str) {
+    let o = bin()
+        .args(["verify", input, "--puzzle-column", puzzle])
+        .args(["--solution-column", solution])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{solution}: {err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.contains(input), "names the file: {err}");
+    let reason = format!("--solution-column \"{solution}\" is the puzzle column (\"{puzzle}\")");
+    assert!(err.contains(&reason), "{err}");
+}
+
 /// `../shared/<sub>` beside the repo, or `None` with a clear note that the tests using it
 /// are skipped.
 pub fn shared(sub: &str) -> Option<PathBuf> {
