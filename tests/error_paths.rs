@@ -47,3 +47,36 @@ fn a_missing_input_writes_no_header_before_the_error() {
         assert_fatal(args, missing);
     }
 }
+
+#[test]
+fn a_full_disk_names_the_output_it_filled() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("SKIPPED: /dev/full is absent here; the write-error messages were not tested");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let i = input(dir.path());
+    let i = i.as_str();
+    let full = "/dev/full";
+    let cases: [(&[&str], &str); 10] = [
+        (&["solve", "-q", i, "-o", full], "solutions"),
+        (&["solve", "-q", i, "-o", "/dev/null", "--stats", full], "--stats"),
+        (&["solve", "-q", i, "-o", "/dev/null", "--report", full], "--report"),
+        (&["canon", "-q", i, "-o", full], "forms"),
+        (&["canon", "-q", i, "-o", "/dev/null", "--stats", full], "--stats"),
+        (&["dedup", "-q", i, "-o", full], "kept records"),
+        (&["dedup", "-q", i, "-o", "/dev/null", "--groups", full], "--groups"),
+        (&["overlap", "-q", "--train", i, "--test", i, "-o", full], "overlap rows"),
+        // `augment` and `rate` name it their own way: "cannot write /dev/full: ...".
+        (&["rate", "-q", i, "-o", full], ""),
+        (&["augment", "-q", i, "-o", full], ""),
+    ];
+    for (args, what) in cases {
+        let needle = if what.is_empty() {
+            "/dev/full: No space left on device".to_string()
+        } else {
+            format!("/dev/full: cannot write {what}: No space left on device")
+        };
+        assert_fatal(args, &needle);
+    }
+}
