@@ -60,13 +60,28 @@ fn a_full_disk_names_the_output_it_filled() {
     let full = "/dev/full";
     let cases: [(&[&str], &str); 10] = [
         (&["solve", "-q", i, "-o", full], "solutions"),
-        (&["solve", "-q", i, "-o", "/dev/null", "--stats", full], "--stats"),
-        (&["solve", "-q", i, "-o", "/dev/null", "--report", full], "--report"),
+        (
+            &["solve", "-q", i, "-o", "/dev/null", "--stats", full],
+            "--stats",
+        ),
+        (
+            &["solve", "-q", i, "-o", "/dev/null", "--report", full],
+            "--report",
+        ),
         (&["canon", "-q", i, "-o", full], "forms"),
-        (&["canon", "-q", i, "-o", "/dev/null", "--stats", full], "--stats"),
+        (
+            &["canon", "-q", i, "-o", "/dev/null", "--stats", full],
+            "--stats",
+        ),
         (&["dedup", "-q", i, "-o", full], "kept records"),
-        (&["dedup", "-q", i, "-o", "/dev/null", "--groups", full], "--groups"),
-        (&["overlap", "-q", "--train", i, "--test", i, "-o", full], "overlap rows"),
+        (
+            &["dedup", "-q", i, "-o", "/dev/null", "--groups", full],
+            "--groups",
+        ),
+        (
+            &["overlap", "-q", "--train", i, "--test", i, "-o", full],
+            "overlap rows",
+        ),
         // `augment` and `rate` name it their own way: "cannot write /dev/full: ...".
         (&["rate", "-q", i, "-o", full], ""),
         (&["augment", "-q", i, "-o", full], ""),

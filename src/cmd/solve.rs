@@ -13,8 +13,8 @@ use crate::grid::{Grid, ParseError};
 use crate::input::{Dataset, Layout, RawRecord, ReadOptions};
 use crate::output::table::{table_writer, TableFormat};
 use crate::output::{
-    cannot_write, commit_outputs, CsvWriter, LinesWriter, SolutionWriter, SolveTable, StatsWriter, Target,
-    SOLVE_COLUMNS, WRITEBACK_RECORDS,
+    cannot_write, commit_outputs, CsvWriter, LinesWriter, SolutionWriter, SolveTable, StatsWriter,
+    Target, SOLVE_COLUMNS, WRITEBACK_RECORDS,
 };
 use crate::record::SolvedRecord;
 use crate::report::{
