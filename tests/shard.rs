@@ -275,14 +275,25 @@ fn merge_refuses_overlapping_reports_and_an_output_that_is_an_input() {
             .stderr(predicates::str::contains(why));
         assert!(!out.exists());
     }
-    // Disjoint: two shards of one input, or whole runs of different inputs.
+    // Disjoint: two shards of one input, or whole runs of different inputs. Success says
+    // in one line what was merged, with the records of the merged report.
     for pair in [[&s1, &s2], [&whole, &csv]] {
-        bin()
+        let done = bin()
             .args(["report", "merge"])
             .arg(&out)
             .args(pair)
             .assert()
             .code(0);
+        let err = String::from_utf8(done.get_output().stderr.clone()).unwrap();
+        let records = json(&out)["records"].as_u64().unwrap();
+        let shards = if pair[0] == &s1 {
+            " (shards 1/2 to 2/2)"
+        } else {
+            ""
+        };
+        let line = format!("merged 2 solve reports{shards}: {records} records -> ");
+        assert!(err.starts_with(&format!("sudoku-batch: {line}")), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
     }
     let m = json(&out);
     assert_eq!(

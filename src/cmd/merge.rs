@@ -7,6 +7,7 @@ use anyhow::{bail, Context, Result};
 use serde::Serialize;
 
 use crate::report::{self, Counts, MergeError, Report, SolveReport, SCHEMA_VERSION, TOOL};
+use crate::summary::count;
 use crate::verify::report::VerifyReport;
 
 /// What `report merge` needs, validated.
@@ -28,6 +29,41 @@ pub enum Merged {
     Solve(Box<SolveReport>),
     /// Of `verify` reports.
     Verify(Box<VerifyReport>),
+}
+
+impl Merged {
+    /// One line for standard error: how many reports of which command were merged, the
+    /// records they hold, a partial set's missing shards, and where the report went, e.g.
+    /// `merged 4 solve reports (shards 1/4 to 4/4): 1000000 records -> report.json`.
+    pub fn summary(&self, output: &str) -> String {
+        let (header, records) = match self {
+            Merged::Solve(r) => (&r.header, r.counts.records()),
+            Merged::Verify(r) => (&r.header, r.counts.records()),
+        };
+        let shards: Vec<&str> = header.shards.iter().flatten().map(String::as_str).collect();
+        let span = match (shards.first(), shards.last()) {
+            (Some(a), Some(b)) if a != b => format!(" (shards {a} to {b})"),
+            (Some(a), _) => format!(" (shard {a})"),
+            _ => String::new(),
+        };
+        let missing = if header.partial {
+            format!(", partial: missing {}", header.missing_shards.join(", "))
+        } else {
+            String::new()
+        };
+        let cmd = &header.command;
+        let n = header.merged_from.len() as u64;
+        let reports = count(n, &format!("{cmd} report"), &format!("{cmd} reports"));
+        let to = if output == "-" {
+            "standard output"
+        } else {
+            output
+        };
+        format!(
+            "merged {reports}{span}: {}{missing} -> {to}",
+            count(records, "record", "records"),
+        )
+    }
 }
 
 /// One report file, parsed as far as its header says what it is.
