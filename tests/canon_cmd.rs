@@ -321,3 +321,26 @@ fn dedup_and_canon_rows_on_json_lines_keep_the_header_width() {
         ]
     );
 }
+
+/// New-user trial: `dedup --help` listed `--shard` and `--shard-count`, which dedup always
+/// refuses. They are hidden from its help (not from `solve`'s) and still refused, exit 2.
+#[test]
+fn dedup_help_hides_the_shard_flags_it_refuses() {
+    let help = |cmd: &str| {
+        let out = bin().args([cmd, "--help"]).assert().success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    assert!(!help("dedup").contains("--shard"), "{}", help("dedup"));
+    assert!(help("dedup").contains("--iso"));
+    assert!(help("solve").contains("--shard-count"));
+    for flags in [["--shard", "1/2"], ["--shard-count", "2"]] {
+        bin()
+            .args(["dedup", "-o", "-"])
+            .args(flags)
+            .write_stdin("")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr("sudoku-batch: error: --shard does not apply to dedup: copies in other shards would be kept\n");
+    }
+}
