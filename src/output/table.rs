@@ -67,7 +67,7 @@ pub enum TableFormat {
     /// grid columns become N×81 `uint8` arrays named in the plural (`puzzles`, `solutions`).
     Npz,
     /// Apache Parquet (cargo feature `parquet`): one column per table column, grids as
-    /// 81-digit strings, Snappy-compressed pages.
+    /// 81-digit strings, uncompressed pages.
     Parquet,
 }
 
