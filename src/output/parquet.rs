@@ -14,12 +14,12 @@
 //! group); the other columns keep arrow-rs's dictionary encoding, which shrinks a path or a
 //! status repeated on every row and falls back to PLAIN by itself. Why: with Snappy pages,
 //! writing took 2.3x CSV's CPU time (2M `augment` rows; half of it in Snappy) for a file 36%
-//! smaller (262 against 412 MB); uncompressed, with plain grids, 1.1x (issue 13's bound:
-//! 1.3x). A
-//! dictionary on the grids cost 6% more time for a larger file. Every Parquet reader
-//! (pandas, polars, DuckDB, Spark, Hugging Face `datasets`) reads uncompressed pages; to
-//! store the file smaller, rewrite it with Snappy (`pyarrow.parquet.write_table(t, path,
-//! compression="snappy")`), which our Parquet input reads too.
+//! smaller (262 against 412 MB); uncompressed, with plain grids, 1.1x (1.3x on 1M rows;
+//! issue 13's bound: 1.3x). A dictionary on the grids cost 6% more time for a larger file.
+//! Every Parquet reader (pandas, polars, DuckDB, Spark, Hugging Face `datasets`) reads
+//! uncompressed pages; to store the file smaller, rewrite it with Snappy
+//! (`pyarrow.parquet.write_table(t, path, compression="snappy")`), which our Parquet input
+//! reads too.
 
 use std::io;
 use std::sync::Arc;
