@@ -366,27 +366,23 @@ fn canon_txt_is_the_lines_output_with_a_line_for_every_record() {
         .collect();
     assert_eq!(expected.iter().filter(|f| *f == "invalid").count(), 4);
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("ct.txt");
-    bin()
-        .args(["canon", "-q", "--output-format", "txt", "-o"])
-        .arg(&out)
-        .arg(&input)
-        .assert()
-        .code(1);
-    let text = std::fs::read_to_string(&out).unwrap();
-    assert_eq!(text.lines().collect::<Vec<_>>(), expected);
+    // The lines `canon -o NAME FLAGS INPUT` writes (exit 1: some records are invalid).
+    let lines = |name: &str, flags: &[&str], input: &Path| -> Vec<String> {
+        let out = dir.path().join(name);
+        let mut cmd = bin();
+        cmd.args(["canon", "-q", "-o"]).arg(&out).args(flags);
+        cmd.arg(input).assert().code(1);
+        let text = std::fs::read_to_string(&out).unwrap();
+        text.lines().map(String::from).collect()
+    };
+    assert_eq!(
+        lines("ct.txt", &["--output-format", "txt"], &input),
+        expected
+    );
 
     // A `.txt` name on a CSV input: the same lines, not the CSV's columns.
     let csv = dir.path().join("in.csv");
     let rows: Vec<String> = records.iter().map(|(_, l)| format!("x,{l}")).collect();
     std::fs::write(&csv, format!("id,puzzle\n{}\n", rows.join("\n"))).unwrap();
-    let out = dir.path().join("from_csv.txt");
-    bin()
-        .args(["canon", "-q", "-o"])
-        .arg(&out)
-        .arg(&csv)
-        .assert()
-        .code(1);
-    let text = std::fs::read_to_string(&out).unwrap();
-    assert_eq!(text.lines().collect::<Vec<_>>(), expected);
+    assert_eq!(lines("from_csv.txt", &[], &csv), expected);
 }
