@@ -344,3 +344,45 @@ fn dedup_help_hides_the_shard_flags_it_refuses() {
             .stderr("sudoku-batch: error: --shard does not apply to dedup: copies in other shards would be kept\n");
     }
 }
+
+/// New-user trial: `canon --output-format txt` on c39 wrote a lone space for each record
+/// that is not a puzzle, so the file read back held 8 records, not 11. Text is now canon's
+/// lines output (one form a line, `invalid` where none), from a lines input by
+/// `--output-format txt` and from a CSV input by a `.txt` name, as for `solve`.
+#[test]
+fn canon_txt_is_the_lines_output_with_a_line_for_every_record() {
+    let Some(cases) = shared("cases/inputs") else {
+        return;
+    };
+    let input = cases.join("c39_order_and_bad_rows.txt");
+    let records = data_lines(&std::fs::read_to_string(&input).unwrap());
+    assert_eq!(records.len(), 11);
+    let expected: Vec<String> = records
+        .iter()
+        .map(|(_, l)| match parse_cells(l.as_bytes()) {
+            Ok(g) if l.len() == 81 && !g.has_conflict() => minlex(&g).to_string(),
+            _ => "invalid".to_string(),
+        })
+        .collect();
+    assert_eq!(expected.iter().filter(|f| *f == "invalid").count(), 4);
+    let dir = tempfile::tempdir().unwrap();
+    // The lines `canon -o NAME FLAGS INPUT` writes (exit 1: some records are invalid).
+    let lines = |name: &str, flags: &[&str], input: &Path| -> Vec<String> {
+        let out = dir.path().join(name);
+        let mut cmd = bin();
+        cmd.args(["canon", "-q", "-o"]).arg(&out).args(flags);
+        cmd.arg(input).assert().code(1);
+        let text = std::fs::read_to_string(&out).unwrap();
+        text.lines().map(String::from).collect()
+    };
+    assert_eq!(
+        lines("ct.txt", &["--output-format", "txt"], &input),
+        expected
+    );
+
+    // A `.txt` name on a CSV input: the same lines, not the CSV's columns.
+    let csv = dir.path().join("in.csv");
+    let rows: Vec<String> = records.iter().map(|(_, l)| format!("x,{l}")).collect();
+    std::fs::write(&csv, format!("id,puzzle\n{}\n", rows.join("\n"))).unwrap();
+    assert_eq!(lines("from_csv.txt", &[], &csv), expected);
+}
