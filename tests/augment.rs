@@ -209,7 +209,9 @@ fn rows_that_cannot_be_augmented_are_skipped_and_counted_or_kept_bare() {
     let rows = csv_rows(&std::fs::read_to_string(&out).unwrap());
     let sources: Vec<u64> = rows.iter().map(|r| r.source_record).collect();
     assert_eq!(sources, [0, 0, 5, 5]);
-    // --keep-unsolved: the empty grid and the unsolvable one are kept without solutions.
+    // --keep-unsolved: the empty grid and the unsolvable one are kept without solutions,
+    // and counted as kept, not skipped (a new-user trial read `1 skipped: 1 invalid, 1
+    // unsolvable, 1 multiple`, and the kept records named as if skipped).
     let o = bin()
         .args([
             "augment",
@@ -217,13 +219,31 @@ fn rows_that_cannot_be_augmented_are_skipped_and_counted_or_kept_bare() {
             "-n",
             "2",
             "--keep-unsolved",
-            "-q",
             "-o",
         ])
         .arg(&out)
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let summary: Vec<&str> = err.lines().rev().take(2).collect();
+    assert_eq!(
+        summary,
+        [
+            "sudoku-batch: kept without solutions: 1 unsolvable, 1 multiple; 2 skipped: 2 invalid, 0 wrong stored solutions",
+            "sudoku-batch: 6 records: 2 augmented, 2 kept without solutions; 8 pairs written",
+        ]
+    );
+    assert!(
+        err.contains("mixed.txt:2: more than one solution: kept without a solution\n")
+            && err.contains("mixed.txt:5: no solution: kept without a solution\n")
+            && err
+                .lines()
+                .filter(|l| l.contains("kept without a solution"))
+                .count()
+                == 2,
+        "{err}"
+    );
     let rows = csv_rows(&std::fs::read_to_string(&out).unwrap());
     let sources: Vec<u64> = rows.iter().map(|r| r.source_record).collect();
     assert_eq!(sources, [0, 0, 1, 1, 4, 4, 5, 5]);

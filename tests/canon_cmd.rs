@@ -276,3 +276,113 @@ fn overlap_finds_planted_exact_isomorph_and_same_solution_rows_and_nothing_else(
         "test_input,test_line,train_input,train_line,relation\n"
     );
 }
+
+/// New-user trial: a JSON Lines record that is not JSON came out of `dedup` as `""`, one
+/// field under a three-column header (and `canon` as `invalid` alone). Every row now has
+/// the header's width: the kept invalid record as empty fields, `canon`'s with `invalid`
+/// under `minlex`; a strict CSV reader reads them all.
+#[test]
+fn dedup_and_canon_rows_on_json_lines_keep_the_header_width() {
+    let p = "530070000600195000098000060800060003400803001700020006060000280000419005000080079";
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("h.jsonl");
+    let a = format!(r#"{{"puzzle":"{p}","id":1,"n":"a"}}"#);
+    let b = format!(r#"{{"puzzle":"{p}","id":2,"n":"b"}}"#);
+    write_lines(&input, &[a, "not json".into(), b]);
+    let rows = |cmd: &str| -> Vec<Vec<String>> {
+        let out = bin()
+            .args([cmd, "-q", "-o", "-"])
+            .arg(&input)
+            .assert()
+            .code(1);
+        let mut rdr = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(&out.get_output().stdout[..]);
+        rdr.records()
+            .map(|r| r.unwrap().iter().map(String::from).collect())
+            .collect()
+    };
+    let form = minlex(&parse_cells(p.as_bytes()).unwrap()).to_string();
+    assert_eq!(
+        rows("dedup"),
+        [
+            vec!["puzzle", "id", "n"],
+            vec![p, "1", "a"],
+            vec!["", "", ""]
+        ]
+    );
+    assert_eq!(
+        rows("canon"),
+        [
+            vec!["puzzle", "id", "n", "minlex"],
+            vec![p, "1", "a", &form],
+            vec!["", "", "", "invalid"],
+            vec![p, "2", "b", &form],
+        ]
+    );
+}
+
+/// New-user trial: `dedup --help` listed `--shard` and `--shard-count`, which dedup always
+/// refuses. They are hidden from its help (not from `solve`'s) and still refused, exit 2.
+#[test]
+fn dedup_help_hides_the_shard_flags_it_refuses() {
+    let help = |cmd: &str| {
+        let out = bin().args([cmd, "--help"]).assert().success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    assert!(!help("dedup").contains("--shard"), "{}", help("dedup"));
+    assert!(help("dedup").contains("--iso"));
+    assert!(help("solve").contains("--shard-count"));
+    for flags in [["--shard", "1/2"], ["--shard-count", "2"]] {
+        bin()
+            .args(["dedup", "-o", "-"])
+            .args(flags)
+            .write_stdin("")
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr("sudoku-batch: error: --shard does not apply to dedup: copies in other shards would be kept\n");
+    }
+}
+
+/// New-user trial: `canon --output-format txt` on c39 wrote a lone space for each record
+/// that is not a puzzle, so the file read back held 8 records, not 11. Text is now canon's
+/// lines output (one form a line, `invalid` where none), from a lines input by
+/// `--output-format txt` and from a CSV input by a `.txt` name, as for `solve`.
+#[test]
+fn canon_txt_is_the_lines_output_with_a_line_for_every_record() {
+    let Some(cases) = shared("cases/inputs") else {
+        return;
+    };
+    let input = cases.join("c39_order_and_bad_rows.txt");
+    let records = data_lines(&std::fs::read_to_string(&input).unwrap());
+    assert_eq!(records.len(), 11);
+    let expected: Vec<String> = records
+        .iter()
+        .map(|(_, l)| match parse_cells(l.as_bytes()) {
+            Ok(g) if l.len() == 81 && !g.has_conflict() => minlex(&g).to_string(),
+            _ => "invalid".to_string(),
+        })
+        .collect();
+    assert_eq!(expected.iter().filter(|f| *f == "invalid").count(), 4);
+    let dir = tempfile::tempdir().unwrap();
+    // The lines `canon -o NAME FLAGS INPUT` writes (exit 1: some records are invalid).
+    let lines = |name: &str, flags: &[&str], input: &Path| -> Vec<String> {
+        let out = dir.path().join(name);
+        let mut cmd = bin();
+        cmd.args(["canon", "-q", "-o"]).arg(&out).args(flags);
+        cmd.arg(input).assert().code(1);
+        let text = std::fs::read_to_string(&out).unwrap();
+        text.lines().map(String::from).collect()
+    };
+    assert_eq!(
+        lines("ct.txt", &["--output-format", "txt"], &input),
+        expected
+    );
+
+    // A `.txt` name on a CSV input: the same lines, not the CSV's columns.
+    let csv = dir.path().join("in.csv");
+    let rows: Vec<String> = records.iter().map(|(_, l)| format!("x,{l}")).collect();
+    std::fs::write(&csv, format!("id,puzzle\n{}\n", rows.join("\n"))).unwrap();
+    assert_eq!(lines("from_csv.txt", &[], &csv), expected);
+}

@@ -230,6 +230,31 @@ fn first_mode_solves_without_proving_uniqueness() {
     );
 }
 
+/// New-user trial: `--limit 1` reported a two-solution puzzle as `solved` with one of its
+/// solutions, as `--first` does but without saying so. It is refused, naming `--first`;
+/// `--limit 2` on the same puzzle says `multiple`.
+#[test]
+fn limit_one_is_refused_in_favour_of_first() {
+    let two = "652483917978162435314.7.628825736149791824563436.1.872269348751547291386183657294";
+    for value in ["1", "1000001"] {
+        let out = bin()
+            .args(["solve", "-q", "--limit", value])
+            .write_stdin(format!("{two}\n"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--limit {value}");
+        assert!(out.stdout.is_empty(), "--limit {value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--limit") && err.contains("--first"), "{err}");
+    }
+    bin()
+        .args(["solve", "-q", "--limit", "2"])
+        .write_stdin(format!("{two}\n"))
+        .assert()
+        .code(1)
+        .stdout("multiple\n");
+}
+
 #[test]
 fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
     let dir = tempfile::tempdir().unwrap();

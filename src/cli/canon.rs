@@ -16,12 +16,13 @@ pub struct CanonArgs {
     pub input: InputArgs,
     /// Write the forms here (`-`: standard output): a line each, `invalid` for a record that
     /// is not a puzzle; a CSV input gives its columns plus `minlex`; a .jsonl, .npz or
-    /// .parquet name writes the table record,line,puzzle,minlex,automorphisms,status.
+    /// .parquet name (.csv on a lines input) writes the table
+    /// record,line,puzzle,minlex,automorphisms,status; .txt always gives the lines.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: String,
-    /// Write the table record,line,puzzle,minlex,automorphisms,status in this format,
-    /// whatever the extension [default: jsonl, npz or parquet by the extension of -o, else
-    /// by the inputs' layout].
+    /// csv, jsonl, npz, parquet: the table record,line,puzzle,minlex,automorphisms,status in
+    /// that format; txt: a form per line [default: by the extension of -o (.csv on a lines
+    /// input gives the table, .txt on a CSV input the lines), else by the inputs' layout].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub output_format: Option<TableFormatArg>,
     /// Write per-record stats CSV: record,line,status,clues,automorphisms,error.

@@ -7,8 +7,10 @@ use sudoku_batch::cmd::dedup::DedupConfig;
 use super::input::InputArgs;
 use super::output::{output_is_input, same_file_outputs};
 
-/// Flags of `dedup`.
+/// Flags of `dedup`. `--shard` and `--shard-count` are hidden from its help: they are
+/// refused (copies in other shards would be kept), with a message saying so.
 #[derive(Debug, Args)]
+#[command(mut_arg("shard", |a| a.hide(true)), mut_arg("shard_count", |a| a.hide(true)))]
 pub struct DedupArgs {
     /// Inputs and how to read them.
     #[command(flatten)]
@@ -32,7 +34,7 @@ impl DedupArgs {
     /// A message naming the flag when two flags do not fit together.
     pub fn into_config(self) -> Result<DedupConfig, String> {
         let inputs = self.input.inputs()?;
-        if self.input.shard.is_some() {
+        if self.input.shard.is_some() || self.input.shard_count.is_some() {
             return Err(
                 "--shard does not apply to dedup: copies in other shards would be kept".into(),
             );

@@ -31,9 +31,22 @@ pub struct SolveArgs {
     /// Stop at the first solution (fastest; does not prove uniqueness).
     #[arg(long, conflicts_with = "limit")]
     pub first: bool,
-    /// Count solutions up to N (2 tells unique from non-unique).
-    #[arg(long, value_name = "N", default_value = "2", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    /// Count solutions up to N, 2 to 1,000,000 (2 tells unique from non-unique; --first for
+    /// one solution).
+    #[arg(long, value_name = "N", default_value = "2", value_parser = parse_limit)]
     pub limit: u32,
+}
+
+/// Parses `--limit`: 2 to 1,000,000. A limit of 1 would report a puzzle with several
+/// solutions as `solved` with one of them; `--first` is the flag that says so.
+fn parse_limit(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(1) => {
+            Err("1 cannot tell one solution from several; use --first for one solution".into())
+        }
+        Ok(n @ 2..=1_000_000) => Ok(n),
+        _ => Err("expected a whole number from 2 to 1,000,000 (--first for one solution)".into()),
+    }
 }
 
 impl SolveArgs {

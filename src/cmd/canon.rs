@@ -1,10 +1,11 @@
 //! `canon`: the minlex form of every record, in input order (issue 12).
 //!
-//! A lines input gives one line per record: the form (`.` blanks), or `invalid` for a
-//! record that is not a puzzle (a parse error or clashing givens). A CSV input gives every
-//! input column plus `minlex` (also `invalid` there). A table output (`.jsonl`, `.npz`,
-//! `.parquet`, or `--output-format`) gives [`CANON_COLUMNS`] through the writers `solve`,
-//! `augment` and `rate` use. `--stats` writes `record,line,status,clues,automorphisms,error`
+//! A lines input (or `--output-format txt`, or a `.txt` name on a CSV input) gives one line
+//! per record: the form (`.` blanks), or `invalid` for a record that is not a puzzle (a
+//! parse error or clashing givens). A CSV input gives every input column plus `minlex`
+//! (also `invalid` there). A table output (`.jsonl`, `.npz`, `.parquet`, a `.csv` name on a
+//! lines input, or `--output-format csv|jsonl|npz|parquet`) gives [`CANON_COLUMNS`] through
+//! the writers `solve`, `augment` and `rate` use. `--stats` writes `record,line,status,clues,automorphisms,error`
 //! per record.
 
 use crate::summary::count;
@@ -56,8 +57,8 @@ pub struct CanonConfig {
     /// Forms output path; `-` is standard output.
     pub output: String,
     /// `--output-format`: a table of [`CANON_COLUMNS`] in this format, whatever the
-    /// extension (else `.jsonl`, `.npz` and `.parquet` by the extension, and otherwise the
-    /// input's layout).
+    /// extension, except `txt`: the lines output (a form or `invalid` a line). `None`: as
+    /// [`TableFormat::for_rows`] picks from the extension, else the input's layout.
     pub output_format: Option<TableFormat>,
     /// Per-record stats CSV path, if wanted.
     pub stats: Option<String>,
@@ -109,6 +110,11 @@ where
     let lines_input = matches!(inputs.layout(), Some(Layout::Lines { .. }));
     let what = cannot_write(&cfg.output, "forms");
     let mut out = match TableFormat::for_rows(&cfg.output, cfg.output_format, lines_input) {
+        // Text is canon's lines output whatever the input (as for `solve`): one form a
+        // line, `invalid` where there is none.
+        Some(TableFormat::Txt) => {
+            Forms::Rows(RowWriter::new(None, &cfg.output, Some("minlex"), &what)?)
+        }
         Some(f) => Forms::Table(
             table_writer(f, Target::create(&cfg.output)?, CANON_COLUMNS).context(what.clone())?,
         ),

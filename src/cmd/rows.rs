@@ -6,7 +6,7 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 use crate::input::{Layout, RawRecord};
-use crate::output::{cannot_write, commit_outputs, Target};
+use crate::output::{cannot_write, commit_outputs, fit_row, Target};
 
 /// Writes records in their input's layout.
 pub(crate) enum RowWriter {
@@ -18,7 +18,15 @@ pub(crate) enum RowWriter {
         added: bool,
     },
     /// Every input field, then the added value when there is an added column.
-    Csv(Box<csv::Writer<Target>>),
+    Csv {
+        /// Where to.
+        w: Box<csv::Writer<Target>>,
+        /// Fields per input row (the header's, else the first row's): every row is cut or
+        /// padded to it, a record that is not a puzzle too ([`fit_row`]).
+        width: Option<usize>,
+        /// The row being written, reused.
+        row: csv::ByteRecord,
+    },
 }
 
 impl RowWriter {
@@ -42,7 +50,11 @@ impl RowWriter {
                     w.write_record(&names)
                         .with_context(|| cannot_write(path, what))?;
                 }
-                RowWriter::Csv(Box::new(w))
+                RowWriter::Csv {
+                    w: Box::new(w),
+                    width: l.header().map(<[String]>::len),
+                    row: csv::ByteRecord::new(),
+                }
             }
             _ => RowWriter::Lines {
                 out: target,
@@ -57,12 +69,12 @@ impl RowWriter {
     pub(crate) fn write(&mut self, raw: &RawRecord, value: &[u8]) -> Result<()> {
         let fields = raw.fields.as_ref();
         match self {
-            RowWriter::Csv(w) => {
-                let mut row = fields.cloned().unwrap_or_default();
+            RowWriter::Csv { w, width, row } => {
+                fit_row(row, fields.unwrap_or(&csv::ByteRecord::new()), width);
                 if !value.is_empty() {
                     row.push_field(value);
                 }
-                w.write_byte_record(&row)?;
+                w.write_byte_record(row)?;
             }
             RowWriter::Lines { out, added: true } => {
                 out.write_all(value)?;
@@ -88,7 +100,7 @@ impl RowWriter {
     pub(crate) fn into_target(self) -> Result<Target> {
         Ok(match self {
             RowWriter::Lines { out, .. } => out,
-            RowWriter::Csv(w) => w.into_inner().map_err(|e| e.into_error())?,
+            RowWriter::Csv { w, .. } => w.into_inner().map_err(|e| e.into_error())?,
         })
     }
 }

@@ -251,10 +251,16 @@ fn write_record(
                 Skip::Multiple => counts.multiple += 1,
                 Skip::WrongSolution(_) => counts.wrong_solution += 1,
             }
-            if !a.pairs.is_empty() {
+            if a.pairs.is_empty() {
+                notes.add(path, a.line, describe(skip));
+            } else {
                 counts.kept += 1;
+                notes.add(
+                    path,
+                    a.line,
+                    format!("{}: kept without a solution", describe(skip)),
+                );
             }
-            notes.add(path, a.line, describe(skip));
         }
     }
     for pair in &a.pairs {
@@ -312,18 +318,29 @@ where
             count(c.pairs, "pair", "pairs"),
             if c.interrupted { " (interrupted)" } else { "" }
         );
-        eprintln!(
-            "sudoku-batch: {} skipped: {} invalid, {} unsolvable, {} multiple, {}",
-            c.skipped(),
-            c.invalid,
-            c.unsolvable,
-            c.multiple,
-            count(
-                c.wrong_solution,
-                "wrong stored solution",
-                "wrong stored solutions"
-            ),
+        let wrong = count(
+            c.wrong_solution,
+            "wrong stored solution",
+            "wrong stored solutions",
         );
+        // With --keep-unsolved every unsolvable and multiple record is kept, not skipped.
+        if cfg.options.keep_unsolved {
+            eprintln!(
+                "sudoku-batch: kept without solutions: {} unsolvable, {} multiple; {} skipped: {} invalid, {wrong}",
+                c.unsolvable,
+                c.multiple,
+                c.skipped(),
+                c.invalid,
+            );
+        } else {
+            eprintln!(
+                "sudoku-batch: {} skipped: {} invalid, {} unsolvable, {} multiple, {wrong}",
+                c.skipped(),
+                c.invalid,
+                c.unsolvable,
+                c.multiple,
+            );
+        }
     }
     Ok(counts)
 }

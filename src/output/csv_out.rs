@@ -65,21 +65,35 @@ impl CsvWriter {
     }
 }
 
+/// Puts `fields` into `row`, cut or padded with empty fields to `width` (the header's, else
+/// set here to the first row's): a ragged row (an `invalid` record) keeps the added
+/// columns in their place for strict CSV readers.
+pub(crate) fn fit_row(
+    row: &mut csv::ByteRecord,
+    fields: &csv::ByteRecord,
+    width: &mut Option<usize>,
+) {
+    let width = match width {
+        Some(w) => *w,
+        // A record without fields (not JSON, say) tells nothing of the width.
+        None if fields.is_empty() => 0,
+        None => *width.insert(fields.len()),
+    };
+    row.clear();
+    for f in fields.iter().take(width) {
+        row.push_field(f);
+    }
+    while row.len() < width {
+        row.push_field(b"");
+    }
+}
+
 impl SolutionWriter for CsvWriter {
     fn write(&mut self, raw: &RawRecord, res: &SolvedRecord) -> io::Result<()> {
         self.row.clear();
         if let Some(fields) = &raw.fields {
-            for f in fields {
-                self.row.push_field(f);
-            }
-            // A ragged row (an `invalid` record) is cut or padded to the header's width, so
-            // `solution` and `status` stay in their columns for strict CSV readers; its
-            // error in --stats gives the field count it had.
-            let width = *self.width.get_or_insert(fields.len());
-            self.row.truncate(width);
-            while self.row.len() < width {
-                self.row.push_field(b"");
-            }
+            // Its error in --stats gives the field count a ragged row had.
+            fit_row(&mut self.row, fields, &mut self.width);
         }
         let mut digits = [0u8; 81];
         match &res.solution {

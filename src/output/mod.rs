@@ -15,6 +15,7 @@ mod solve_table;
 pub mod table;
 
 pub use commit::{commit_outputs, write_json};
+pub(crate) use csv_out::fit_row;
 pub use csv_out::CsvWriter;
 pub use lines::LinesWriter;
 pub use rejects::RejectsWriter;

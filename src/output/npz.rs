@@ -37,7 +37,7 @@ const SPOOL_BUFFER: usize = 1 << 20;
 /// alone in the last byte.
 const PACKED: usize = CELLS.div_ceil(2);
 
-/// Rows unpacked or padded at a time in [`TableWriter::finish`]: about 1 MiB of array.
+/// Grids unpacked at a time in [`TableWriter::finish`] (648 KiB of array).
 const ROWS_PER_BLOCK: usize = 1 << 13;
 
 /// `g` (cells `0..=9`, as every [`crate::grid::Grid`] holds) two cells a byte. Written on

@@ -59,7 +59,8 @@ pub enum TableFormat {
     Csv,
     /// One line per row, no header: the grid columns separated by a space (`puzzle
     /// solution`, which the lines reader reads back), or every column when the table has
-    /// no grid column.
+    /// no grid column; a missing value is [`MISSING_TXT`], so every row keeps its line and
+    /// its column count.
     Txt,
     /// JSON Lines: one object per row, keys in column order.
     Jsonl,
@@ -67,7 +68,7 @@ pub enum TableFormat {
     /// grid columns become N×81 `uint8` arrays named in the plural (`puzzles`, `solutions`).
     Npz,
     /// Apache Parquet (cargo feature `parquet`): one column per table column, grids as
-    /// 81-digit strings, Snappy-compressed pages.
+    /// 81-digit strings, uncompressed pages.
     Parquet,
 }
 
@@ -113,6 +114,11 @@ impl TableFormat {
     }
 }
 
+/// A missing value (a [`Value::Null`]) in the text format: a visible word, so that a row
+/// whose grids are all missing is not a blank line (which readers skip, shifting every later
+/// row) and a space-separated row keeps its column count.
+pub const MISSING_TXT: &str = "-";
+
 /// Writes rows of one table, in order.
 pub trait TableWriter: Send {
     /// Writes one row: one value per column, in column order.
@@ -140,8 +146,8 @@ pub fn table_writer(
     columns: &'static [Column],
 ) -> io::Result<Box<dyn TableWriter + Send>> {
     Ok(match format {
-        TableFormat::Csv => Box::new(TextTable::new(out, columns, b',', true)?),
-        TableFormat::Txt => Box::new(TextTable::new(out, columns, b' ', false)?),
+        TableFormat::Csv => Box::new(TextTable::new(out, columns, b',', true, "")?),
+        TableFormat::Txt => Box::new(TextTable::new(out, columns, b' ', false, MISSING_TXT)?),
         TableFormat::Jsonl => Box::new(super::jsonl::JsonlTable::new(out, columns)),
         TableFormat::Npz => Box::new(super::npz::NpzTable::new(out, columns)?),
         #[cfg(feature = "parquet")]
@@ -165,6 +171,8 @@ struct TextTable {
     /// Which columns are written.
     shown: Vec<bool>,
     sep: u8,
+    /// What a [`Value::Null`] is written as.
+    missing: &'static str,
     line: Vec<u8>,
 }
 
@@ -174,6 +182,7 @@ impl TextTable {
         columns: &'static [Column],
         sep: u8,
         header: bool,
+        missing: &'static str,
     ) -> io::Result<TextTable> {
         let grids = columns.iter().any(|c| c.kind == Kind::Grid);
         let shown = columns
@@ -190,6 +199,7 @@ impl TextTable {
             columns,
             shown,
             sep,
+            missing,
             line: Vec::with_capacity(512),
         })
     }
@@ -250,6 +260,7 @@ impl TableWriter for TextTable {
             first = false;
             match v {
                 Value::Text(t) => push_csv_text(&mut self.line, t, self.sep),
+                Value::Null => self.line.extend_from_slice(self.missing.as_bytes()),
                 v => push_plain(&mut self.line, v),
             }
         }
@@ -357,6 +368,35 @@ mod tests {
             written(TableFormat::Txt, &[row]),
             format!("{}\n", "0".repeat(81))
         );
+    }
+
+    /// New-user trial: `canon --output-format txt` wrote a lone space for a record that is
+    /// not a puzzle (both grids missing), so the file read back had fewer records.
+    #[test]
+    fn txt_writes_a_missing_grid_as_a_dash_and_keeps_every_line() {
+        let g = Grid([5; CELLS]);
+        let row = |p, rating| {
+            [
+                Value::Int(0),
+                p,
+                Value::Text("x"),
+                rating,
+                Value::Bool(false),
+            ]
+        };
+        let rows = [
+            row(Value::Null, Value::Null),
+            row(Value::Grid(&g), Value::Null),
+            row(Value::Grid(&g), Value::Float(1.0)),
+        ];
+        let fives = "5".repeat(81);
+        assert_eq!(
+            written(TableFormat::Txt, &rows),
+            format!("-\n{fives}\n{fives}\n")
+        );
+        // CSV keeps an empty field for a missing value.
+        let csv = written(TableFormat::Csv, &rows[..1]);
+        assert_eq!(csv.lines().nth(1), Some("0,,x,,false"));
     }
 
     #[test]
