@@ -11,11 +11,12 @@
 //!
 //! Pages are not compressed, and grid columns are PLAIN-encoded (no dictionary: nearly every
 //! grid of a dataset is distinct, so a dictionary would be built and dropped in every row
-//! group); the other columns keep arrow-rs's dictionary encoding, which shrinks a path or a
-//! status repeated on every row and falls back to PLAIN by itself. Why: with Snappy pages,
-//! writing took 2.3x CSV's CPU time (2M `augment` rows; half of it in Snappy) for a file 36%
-//! smaller (262 against 412 MB); uncompressed, with plain grids, 1.1x (1.3x on 1M rows;
-//! issue 13's bound: 1.3x). A dictionary on the grids cost 6% more time for a larger file.
+//! group); the other columns keep a dictionary while it stays small ([`DICTIONARY_LIMIT`]),
+//! which shrinks a path or a status repeated on every row. Why: with Snappy pages, writing
+//! took 2.3x CSV's CPU time (2M `augment` rows; half of it in Snappy) for a file 36% smaller
+//! (262 against 412 MB); uncompressed, with plain grids and small dictionaries, 1.05x (1.1x
+//! on 1M rows; issue 13's bound: 1.3x). A dictionary on the grids cost 6% more time for a
+//! larger file.
 //! Every Parquet reader (pandas, polars, DuckDB, Spark, Hugging Face `datasets`) reads
 //! uncompressed pages; to store the file smaller, rewrite it with Snappy
 //! (`pyarrow.parquet.write_table(t, path, compression="snappy")`), which our Parquet input
@@ -38,6 +39,13 @@ use crate::grid::CELLS;
 
 /// Rows per row group (and per Arrow batch held in memory).
 pub const ROW_GROUP: usize = 64 * 1024;
+
+/// Bytes of distinct values after which a column's dictionary gives way to PLAIN values for
+/// the rest of the row group. arrow-rs's default, 1 MiB, hashed and interned about 30,000
+/// distinct `augment` transform codes in every row group before giving up: at 64 KiB the
+/// run takes 5-13% less CPU (2M and 1M rows) for a file no larger; a column of few values
+/// (`rate`'s `input` and `status`) stays a dictionary, its file the same size.
+const DICTIONARY_LIMIT: usize = 64 * 1024;
 
 enum Builder {
     Text(StringBuilder),
@@ -87,6 +95,7 @@ impl ParquetTable {
         let schema = Arc::new(Schema::new(fields));
         let mut props = WriterProperties::builder()
             .set_compression(Compression::UNCOMPRESSED)
+            .set_dictionary_page_size_limit(DICTIONARY_LIMIT)
             .set_max_row_group_row_count(Some(ROW_GROUP));
         for c in columns.iter().filter(|c| c.kind == Kind::Grid) {
             props = props.set_column_dictionary_enabled(ColumnPath::from(c.name), false);
