@@ -526,3 +526,53 @@ fn output_extension_picks_the_format_across_layouts() {
         assert_solves(q, s, &format!("sample_kaggle record {i}"));
     }
 }
+
+/// New-user trial: `--help` and README disagreed. Each help now says what README says: the
+/// extension decides the format of `solve` and `canon` (`.csv` on a lines input gives the
+/// table, `.txt` on a CSV input the lines), `rate`'s text has every column (it has no grid
+/// column), Parquet needs its cargo feature, the ranges of `--limit` and `--samples`, and a
+/// solution column found by content.
+#[test]
+fn help_texts_say_what_the_readme_says() {
+    let help = |cmd: &str| {
+        let out = bin().args([cmd, "--help"]).assert().success();
+        // Joined into one line: clap wraps at 100 columns.
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for cmd in ["solve", "canon"] {
+        let h = help(cmd);
+        assert!(
+            h.contains(".csv on a lines input gives the table, .txt on a CSV input the lines"),
+            "{cmd}: {h}"
+        );
+    }
+    assert!(
+        readme.contains("`.csv` on a lines input gives the table, `.txt` on a CSV input the lines")
+    );
+    let rate = help("rate");
+    assert!(!rate.contains("grid columns"), "{rate}");
+    assert!(
+        rate.contains("txt: every column separated by a space"),
+        "{rate}"
+    );
+    assert!(rate.contains("solved per puzzle, 1 to 100,000"), "{rate}");
+    assert!(
+        readme.contains("`--samples K` | isomorphs solved per puzzle (default 10, 1 to 100,000)")
+    );
+    for cmd in ["solve", "verify"] {
+        assert!(help(cmd).contains("up to N, 2 to 1,000,000"), "{cmd}");
+    }
+    assert!(help("augment")
+        .contains("parquet: Apache Parquet (only in a build with the cargo feature `parquet`)"));
+    assert!(readme.contains("`csv`, `txt`, `jsonl`, `npz` or `parquet` (cargo feature `parquet`), whatever the extension |"));
+    for cmd in ["verify", "augment"] {
+        assert!(help(cmd).contains("else found by content"), "{cmd}");
+    }
+    assert!(readme.contains("else one found by content"));
+}

@@ -31,15 +31,17 @@ pub struct AugmentArgs {
     #[arg(long)]
     pub keep_unsolved: bool,
     /// Solution column of a CSV, JSON Lines or Parquet input: header name or key
-    /// (case-insensitive) or 1-based index [default: a
-    /// column named solutions, solution, answer or answers].
+    /// (case-insensitive) or 1-based index [default: a column named solutions, solution,
+    /// answer or answers, else found by content: one whose first rows all hold grids, one
+    /// of them complete].
     #[arg(long, value_name = "NAME")]
     pub solution_column: Option<String>,
     /// Write the pairs here (`-`: standard output); the extension picks the format (.csv,
     /// .txt, .jsonl, .npz, .parquet; anything else: CSV).
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: String,
-    /// The output format, whatever the extension.
+    /// The output format, whatever the extension; txt: `puzzle solution` per line (`-` for
+    /// a missing solution).
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub output_format: Option<TableFormatArg>,
 }

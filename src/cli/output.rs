@@ -10,13 +10,13 @@ use sudoku_batch::output::table::TableFormat;
 pub enum TableFormatArg {
     /// Comma-separated values with a header row.
     Csv,
-    /// One line per row, no header: the grid columns separated by a space.
+    /// Text lines without a header (what a line holds: see above).
     Txt,
     /// JSON Lines: one object per row.
     Jsonl,
     /// numpy .npz: one array per column, grids as N×81 uint8 (0 = blank).
     Npz,
-    /// Apache Parquet (builds with the `parquet` feature).
+    /// Apache Parquet (only in a build with the cargo feature `parquet`).
     Parquet,
 }
 

@@ -14,8 +14,8 @@ pub struct RateArgs {
     /// Inputs and how to read them.
     #[command(flatten)]
     pub input: InputArgs,
-    /// Isomorphs of the canonical form solved per puzzle; the rating is the mean of
-    /// log2(1 + guesses) over them.
+    /// Isomorphs of the canonical form solved per puzzle, 1 to 100,000; the rating is the
+    /// mean of log2(1 + guesses) over them.
     #[arg(long, value_name = "K", default_value = "10", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub samples: u32,
     /// Seed of the isomorph draws (a rating is comparable only under one seed and K).
@@ -29,7 +29,8 @@ pub struct RateArgs {
     /// .txt, .jsonl, .npz, .parquet; anything else: CSV).
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: String,
-    /// The output format, whatever the extension.
+    /// The output format, whatever the extension; txt: every column separated by a space,
+    /// no header (`-` for a missing value).
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub output_format: Option<TableFormatArg>,
 }

@@ -13,13 +13,14 @@ pub struct SolveArgs {
     /// Inputs and how to read them.
     #[command(flatten)]
     pub input: InputArgs,
-    /// Write solutions here (`-`: standard output).
+    /// Write solutions here (`-`: standard output); the extension can pick the format (see
+    /// --output-format).
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: String,
-    /// The solutions' format: txt (one solution per line), csv (a CSV input's columns plus
-    /// solution and status; for a lines input, record,line,puzzle,solution,status), jsonl or
-    /// npz (record,line,puzzle,solution,status) [default: jsonl or npz by the extension of
-    /// -o, else by the inputs' layout].
+    /// txt: a solution (or status word) per line; csv: a CSV input's columns plus
+    /// solution,status, for a lines input the table record,line,puzzle,solution,status;
+    /// jsonl, npz, parquet: that table [default: by the extension of -o (.csv on a lines
+    /// input gives the table, .txt on a CSV input the lines), else by the inputs' layout].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub output_format: Option<TableFormatArg>,
     /// Write per-record stats CSV: record,input,line,status,solutions,clues,guesses,solve_ns,error.

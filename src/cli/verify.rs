@@ -14,8 +14,9 @@ pub struct VerifyArgs {
     #[command(flatten)]
     pub input: InputArgs,
     /// Solution column of a CSV, JSON Lines or Parquet input: header name or key
-    /// (case-insensitive) or 1-based index [default: a
-    /// column named solutions, solution, answer or answers].
+    /// (case-insensitive) or 1-based index [default: a column named solutions, solution,
+    /// answer or answers, else found by content: one whose first rows all hold grids, one
+    /// of them complete].
     #[arg(long, value_name = "NAME")]
     pub solution_column: Option<String>,
     /// Write every row whose verdict is not ok as CSV: record,input,line,verdict,detail,puzzle,solution.
@@ -24,7 +25,7 @@ pub struct VerifyArgs {
     /// Write a JSON report (rows per verdict, examples, clue and guess histograms).
     #[arg(long, value_name = "FILE")]
     pub report: Option<String>,
-    /// Count solutions up to N (at least 2: unique or not; more to say how many).
+    /// Count solutions up to N, 2 to 1,000,000 (2: unique or not; more to say how many).
     #[arg(long, value_name = "N", default_value = "2", value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
     pub limit: u32,
 }
