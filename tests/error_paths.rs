@@ -95,3 +95,45 @@ fn a_full_disk_names_the_output_it_filled() {
         assert_fatal(args, &needle);
     }
 }
+
+#[test]
+fn an_empty_file_name_is_called_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let i = input(dir.path());
+    let i = i.as_str();
+    for args in [
+        &["solve", ""][..],
+        &["canon", ""],
+        &["rate", ""],
+        &["verify", ""],
+        &["overlap", "--train", i, "--test", ""],
+        &["report", "merge", "m.json", ""],
+    ] {
+        assert_fatal(args, "error: '': empty file name");
+    }
+    for args in [
+        &["solve", i, "-o", ""][..],
+        &["solve", i, "-o", "/dev/null", "--stats", ""],
+        &["canon", i, "-o", "/dev/null", "--stats", ""],
+        &["dedup", i, "-o", ""],
+    ] {
+        let flag = args[args.len() - 2];
+        assert_fatal(args, &format!("error: {flag} '': empty file name"));
+    }
+}
+
+/// Without the `parquet` feature, a `.parquet` output is refused naming the file (as
+/// `augment` did), before any record is written.
+#[cfg(not(feature = "parquet"))]
+#[test]
+fn a_parquet_output_without_the_feature_names_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let i = input(dir.path());
+    let out = dir.path().join("out.parquet");
+    let out = out.to_str().unwrap();
+    for cmd in ["solve", "canon", "augment", "rate"] {
+        assert_fatal(&[cmd, "-q", &i, "-o", out], out);
+        assert_fatal(&[cmd, "-q", &i, "-o", out], "this build writes no Parquet");
+        assert!(!Path::new(out).exists(), "{cmd}");
+    }
+}

@@ -113,16 +113,34 @@ fn resolved(p: &str) -> std::path::PathBuf {
     }
 }
 
-/// Refuses an output that is one of the inputs (the same file by device and inode, so
-/// `./in.txt`, a symlink or a hard link count too): renaming the output into place would
-/// replace the puzzles with the results.
+/// Refuses an empty path (see [`empty_path`]), then an output that is one of the inputs
+/// (the same file by device and inode, so `./in.txt`, a symlink or a hard link count too):
+/// renaming the output into place would replace the puzzles with the results.
 pub fn output_is_input(
     inputs: &[String],
     outputs: &[(&str, Option<&String>)],
 ) -> Result<(), String> {
+    empty_path(inputs, outputs)?;
     match input_written(inputs, outputs) {
         Some((flag, out, input)) => Err(format!(
             "{flag} {out} is the input {input}: it would be overwritten; write the results elsewhere"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Refuses an empty input or output path (`sudoku-batch solve ''`, a shell variable left
+/// unset), which the system would only call `: No such file or directory`.
+pub fn empty_path(inputs: &[String], outputs: &[(&str, Option<&String>)]) -> Result<(), String> {
+    if inputs.iter().any(String::is_empty) {
+        return Err("'': empty file name: give an input file".into());
+    }
+    match outputs
+        .iter()
+        .find(|(_, p)| p.is_some_and(|p| p.is_empty()))
+    {
+        Some((flag, _)) => Err(format!(
+            "{flag} '': empty file name: give a file, or - for standard output"
         )),
         None => Ok(()),
     }

@@ -5,7 +5,7 @@ use clap::Subcommand;
 use sudoku_batch::cmd::merge::MergeConfig;
 use sudoku_batch::cmd::Command as Run;
 
-use super::output::input_written;
+use super::output::{empty_path, input_written};
 
 /// Subcommands of `report`.
 #[derive(Debug, Subcommand)]
@@ -56,6 +56,7 @@ impl ReportCommand {
 /// The clash, as one line.
 fn check_merge_paths(output: &str, inputs: &[String]) -> Result<(), String> {
     let output = output.to_string();
+    empty_path(inputs, &[("OUT.json", Some(&output))])?;
     match input_written(inputs, &[("OUT.json", Some(&output))]) {
         Some(_) => Err(format!(
             "{output}: the output is one of the reports being merged; write the merged report \
