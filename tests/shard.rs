@@ -85,6 +85,14 @@ fn merge(out: &Path, reports: &[PathBuf]) -> assert_cmd::assert::Assert {
         .assert()
 }
 
+/// Asserts a refused merge (exit 2, nothing on stdout, one line on stderr); its stderr.
+fn refusal(a: assert_cmd::assert::Assert) -> String {
+    let a = a.code(2).stdout("");
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
+
 fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -302,13 +310,12 @@ fn merge_refuses_overlapping_reports_and_an_output_that_is_an_input() {
     );
     // The output may not replace one of the reports it merges.
     let before = fs::read(&s1).unwrap();
-    bin()
-        .args(["report", "merge"])
-        .arg(&s1)
-        .args([&s1, &s2])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("is the input"));
+    let err = refusal(merge(&s1, &[s1.clone(), s2.clone()]));
+    let want = format!(
+        "sudoku-batch: error: {}: the output is one of the reports being merged;",
+        s1.display()
+    );
+    assert!(err.starts_with(&want), "{err}");
     assert_eq!(fs::read(&s1).unwrap(), before);
 }
 
@@ -343,6 +350,15 @@ fn a_missing_shard_is_refused_by_name_unless_partial_which_the_report_records() 
     assert_eq!(m["missing_shards"], serde_json::json!(["3/3"]));
     let sum = json(&s1)["records"].as_u64().unwrap() + json(&s2)["records"].as_u64().unwrap();
     assert_eq!(m["records"], sum);
+    // Adding the missing shard to the partial merge: refused, asking for one merge of all.
+    let s3 = solve(dir.path(), sample, Some("3/3"), "s3").report;
+    let again = dir.path().join("m2.json");
+    let err = refusal(merge(&again, &[out.clone(), s3]));
+    let want = format!("{} is a partial merge (missing shard 3/3)", out.display());
+    assert!(err.contains(&want), "{err}");
+    assert!(err.contains("again all together, 3/3 included"), "{err}");
+    assert!(!err.contains("whole run"), "{err}");
+    assert!(!again.exists());
 }
 
 /// Case R2-04: verify reports carry `shard` and merge like solve reports (40 rows, 40 ok);

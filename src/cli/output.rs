@@ -120,6 +120,20 @@ pub fn output_is_input(
     inputs: &[String],
     outputs: &[(&str, Option<&String>)],
 ) -> Result<(), String> {
+    match input_written(inputs, outputs) {
+        Some((flag, out, input)) => Err(format!(
+            "{flag} {out} is the input {input}: it would be overwritten; write the results elsewhere"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The first output (flag, path) that is one of `inputs` (by device and inode), with that
+/// input as given.
+pub fn input_written<'a>(
+    inputs: &'a [String],
+    outputs: &[(&'a str, Option<&'a String>)],
+) -> Option<(&'a str, &'a str, &'a str)> {
     use std::os::unix::fs::MetadataExt;
     let id = |p: &str| {
         std::fs::metadata(p)
@@ -127,16 +141,10 @@ pub fn output_is_input(
             .filter(std::fs::Metadata::is_file)
             .map(|m| (m.dev(), m.ino()))
     };
-    for &(flag, out) in outputs {
-        let Some(out_id) = out.and_then(|p| id(p)) else {
-            continue;
-        };
-        if let Some(input) = inputs.iter().find(|i| *i != "-" && id(i) == Some(out_id)) {
-            return Err(format!(
-                "{flag} {} is the input {input}: it would be overwritten; write the results elsewhere",
-                out.map_or("", String::as_str)
-            ));
-        }
-    }
-    Ok(())
+    outputs.iter().find_map(|&(flag, out)| {
+        let out = out?;
+        let out_id = id(out)?;
+        let input = inputs.iter().find(|i| *i != "-" && id(i) == Some(out_id))?;
+        Some((flag, out.as_str(), input.as_str()))
+    })
 }

@@ -5,7 +5,7 @@ use clap::Subcommand;
 use sudoku_batch::cmd::merge::MergeConfig;
 use sudoku_batch::cmd::Command as Run;
 
-use super::output::output_is_input;
+use super::output::input_written;
 
 /// Subcommands of `report`.
 #[derive(Debug, Subcommand)]
@@ -55,5 +55,12 @@ impl ReportCommand {
 /// # Errors
 /// The clash, as one line.
 fn check_merge_paths(output: &str, inputs: &[String]) -> Result<(), String> {
-    output_is_input(inputs, &[("OUT.json", Some(&output.to_string()))])
+    let output = output.to_string();
+    match input_written(inputs, &[("OUT.json", Some(&output))]) {
+        Some(_) => Err(format!(
+            "{output}: the output is one of the reports being merged; write the merged report \
+             elsewhere"
+        )),
+        None => Ok(()),
+    }
 }

@@ -17,7 +17,7 @@ use crate::engine::{Inputs, ReadConfig};
 use crate::grid::ParseError;
 use crate::input::{Layout, RawRecord};
 use crate::output::table::{table_writer, Column, Kind, TableFormat, TableWriter, Value};
-use crate::output::Target;
+use crate::output::{cannot_write, Target};
 
 /// The columns of a table output: 0-based record, 1-based line, the puzzle as read, its
 /// minlex form (empty or null for an invalid record), its automorphisms (the isomorphisms
@@ -105,42 +105,41 @@ where
         "automorphisms",
         "error",
     ];
-    let mut stats = side_csv(cfg.stats.as_deref(), &header)?;
+    let mut stats = side_csv(cfg.stats.as_deref(), "--stats", &header)?;
     let inputs = Inputs::open(&cfg.read, false)?.one_layout()?;
     let lines_input = matches!(inputs.layout(), Some(Layout::Lines { .. }));
+    let what = cannot_write(&cfg.output, "forms");
     let mut out = match TableFormat::for_rows(&cfg.output, cfg.output_format, lines_input) {
         // Text is canon's lines output whatever the input (as for `solve`): one form a
         // line, `invalid` where there is none.
-        Some(TableFormat::Txt) => Forms::Rows(RowWriter::new(None, &cfg.output, Some("minlex"))?),
-        Some(f) => Forms::Table(table_writer(
-            f,
-            Target::create(&cfg.output)?,
-            CANON_COLUMNS,
-        )?),
+        Some(TableFormat::Txt) => {
+            Forms::Rows(RowWriter::new(None, &cfg.output, Some("minlex"), &what)?)
+        }
+        Some(f) => Forms::Table(
+            table_writer(f, Target::create(&cfg.output)?, CANON_COLUMNS).context(what.clone())?,
+        ),
         None => Forms::Rows(RowWriter::new(
             inputs.layout(),
             &cfg.output,
             Some("minlex"),
+            &what,
         )?),
     };
     let mut sum = CanonSummary::default();
     let run = inputs.run(work, |_, _, raws, results| {
         for (raw, res) in raws.iter().zip(results) {
-            out.write(raw, res).context("cannot write forms")?;
+            out.write(raw, res).context(what.clone())?;
             sum.records += 1;
             sum.invalid += u64::from(res.is_err());
-            if let Some(s) = &mut stats {
-                write_stats(s, raw, res).context("cannot write --stats")?;
+            if let Some((s, what)) = &mut stats {
+                write_stats(s, raw, res).context(what.clone())?;
             }
         }
         Ok(())
     })?;
     sum.interrupted = run.interrupted;
-    commit_rows(
-        out.into_target()?,
-        "cannot write forms",
-        stats.map(|s| (s, "cannot write --stats")),
-    )?;
+    let out = out.into_target().context(what.clone())?;
+    commit_rows((out, what), stats)?;
     if !cfg.read.quiet {
         eprintln!(
             "sudoku-batch: canon: {}, {} with a form, {} invalid{}",

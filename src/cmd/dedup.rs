@@ -25,6 +25,7 @@ use crate::canon::minlex;
 use crate::engine::{Inputs, ReadConfig};
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
+use crate::output::cannot_write;
 
 /// Everything `dedup` needs, validated.
 #[derive(Clone, Debug)]
@@ -111,9 +112,10 @@ where
         "first_line",
         "relation",
     ];
-    let mut groups = side_csv(cfg.groups.as_deref(), &header)?;
+    let mut groups = side_csv(cfg.groups.as_deref(), "--groups", &header)?;
     let inputs = Inputs::open(&cfg.read, true)?.one_layout()?;
-    let mut out = RowWriter::new(inputs.layout(), &cfg.output, None)?;
+    let what = cannot_write(&cfg.output, "kept records");
+    let mut out = RowWriter::new(inputs.layout(), &cfg.output, None, &what)?;
     let mut seen = ClassSet::default();
     let mut firsts: HashMap<Key, First> = HashMap::new();
     let mut sum = DedupSummary::default();
@@ -125,7 +127,7 @@ where
                 Err(_) => {
                     sum.invalid += 1;
                     sum.kept += 1;
-                    out.write(raw, b"").context("cannot write kept records")?;
+                    out.write(raw, b"").context(what.clone())?;
                     continue;
                 }
                 Ok(k) => *k,
@@ -148,11 +150,11 @@ where
             };
             let Some(f) = earlier else {
                 sum.kept += 1;
-                out.write(raw, b"").context("cannot write kept records")?;
+                out.write(raw, b"").context(what.clone())?;
                 continue;
             };
             sum.dropped += 1;
-            if let Some(g) = &mut groups {
+            if let Some((g, what)) = &mut groups {
                 let relation = if f.exact == exact {
                     "exact"
                 } else {
@@ -168,14 +170,14 @@ where
                     &f.line.to_string(),
                     relation,
                 ])
-                .context("cannot write --groups")?;
+                .context(what.clone())?;
             }
         }
         Ok(())
     })?;
     sum.interrupted = run.interrupted;
-    let groups = groups.map(|g| (g, "cannot write --groups"));
-    commit_rows(out.into_target()?, "cannot write kept records", groups)?;
+    let out = out.into_target().context(what.clone())?;
+    commit_rows((out, what), groups)?;
     if !cfg.read.quiet {
         print_summary(&sum, cfg);
     }

@@ -19,8 +19,7 @@ use crate::canon::minlex;
 use crate::engine::{Inputs, ReadConfig};
 use crate::grid::ParseError;
 use crate::input::RawRecord;
-use crate::output::commit_outputs;
-use crate::output::Target;
+use crate::output::{cannot_write, commit_outputs, Target};
 use crate::solver::solve;
 use crate::summary::count;
 
@@ -119,6 +118,15 @@ pub(crate) fn overlap_with<W>(cfg: &OverlapConfig, work: W) -> Result<OverlapSum
 where
     W: Fn(&RawRecord) -> Result<Keys, ParseError> + Sync,
 {
+    let train = Inputs::open(&cfg.train, false)?.one_layout()?;
+    let test_read = ReadConfig {
+        inputs: cfg.test.clone(),
+        ..cfg.train.clone()
+    };
+    let test = Inputs::open(&test_read, false)?.one_layout()?;
+    // Only now, as `solve` and `canon` do: a missing input must not leave a header on
+    // standard output.
+    let what = cannot_write(&cfg.output, "overlap rows");
     let mut out = csv::Writer::from_writer(Target::create(&cfg.output)?);
     out.write_record([
         "test_input",
@@ -126,15 +134,10 @@ where
         "train_input",
         "train_line",
         "relation",
-    ])?;
+    ])
+    .context(what.clone())?;
     let mut sum = OverlapSummary::default();
     let mut maps: [HashMap<Key, Row>; 3] = Default::default();
-    let train = Inputs::open(&cfg.train, false)?.one_layout()?;
-    let test_read = ReadConfig {
-        inputs: cfg.test.clone(),
-        ..cfg.train.clone()
-    };
-    let test = Inputs::open(&test_read, false)?.one_layout()?;
     let stopped = train
         .run(&work, |input, _, raws, keys| {
             for (raw, k) in raws.iter().zip(keys) {
@@ -181,7 +184,7 @@ where
                         &tl.to_string(),
                         relation,
                     ])
-                    .context("cannot write overlap rows")?;
+                    .context(what.clone())?;
                 }
                 Ok(())
             })?
@@ -189,8 +192,11 @@ where
         interrupted = stopped;
     }
     sum.interrupted = interrupted;
-    let t = out.into_inner().map_err(|e| e.into_error())?;
-    commit_outputs(vec![(t, "cannot write overlap rows".to_string())], ())?;
+    let t = out
+        .into_inner()
+        .map_err(|e| e.into_error())
+        .context(what.clone())?;
+    commit_outputs(vec![(t, what)], ())?;
     if !cfg.train.quiet {
         eprintln!(
             "sudoku-batch: overlap: {} and {}, {} invalid{}",

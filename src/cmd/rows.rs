@@ -4,10 +4,10 @@
 
 use std::io::Write;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use crate::input::{Layout, RawRecord};
-use crate::output::{commit_outputs, fit_row, Target};
+use crate::output::{cannot_write, commit_outputs, fit_row, Target};
 
 /// Writes records in their input's layout.
 pub(crate) enum RowWriter {
@@ -33,8 +33,14 @@ pub(crate) enum RowWriter {
 impl RowWriter {
     /// Opens `path` for the layout of the inputs (lines when there is none). `added`: the
     /// name of a column added to a CSV header (a lines output then carries only the added
-    /// value); `None` writes records as they are.
-    pub(crate) fn new(layout: Option<&Layout>, path: &str, added: Option<&str>) -> Result<Self> {
+    /// value); `None` writes records as they are. `what` names the output in an error
+    /// ([`cannot_write`]).
+    pub(crate) fn new(
+        layout: Option<&Layout>,
+        path: &str,
+        added: Option<&str>,
+        what: &str,
+    ) -> Result<Self> {
         let target = Target::create(path)?;
         Ok(match layout {
             Some(l @ (Layout::Csv { .. } | Layout::Columns { .. })) => {
@@ -42,7 +48,8 @@ impl RowWriter {
                 if let Some(h) = l.header() {
                     let mut names = h.to_vec();
                     names.extend(added.map(str::to_string));
-                    w.write_record(&names)?;
+                    w.write_record(&names)
+                        .with_context(|| cannot_write(path, what))?;
                 }
                 RowWriter::Csv {
                     w: Box::new(w),
@@ -100,33 +107,38 @@ impl RowWriter {
 }
 
 /// A CSV written beside the rows (`canon --stats`, `dedup --groups`): opened with its
-/// `header` when `path` is given.
+/// `header` when `path` is given, with the message of a failure to write it
+/// ([`cannot_write`] with `flag`).
 ///
 /// # Errors
 /// The file cannot be created or the header written.
-pub(crate) fn side_csv(path: Option<&str>, header: &[&str]) -> Result<Option<csv::Writer<Target>>> {
+pub(crate) fn side_csv(
+    path: Option<&str>,
+    flag: &str,
+    header: &[&str],
+) -> Result<Option<(csv::Writer<Target>, String)>> {
     path.map(|p| {
+        let what = cannot_write(p, flag);
         let mut w = csv::Writer::from_writer(Target::create(p)?);
-        w.write_record(header)?;
-        Ok(w)
+        w.write_record(header).context(what.clone())?;
+        Ok((w, what))
     })
     .transpose()
 }
 
-/// Commits the rows' output (`what`: the message of a failure) and the side CSV with its
-/// message, when there is one: renamed into place together at the end of the run.
+/// Commits the rows' output and the side CSV, when there is one, each with the message of
+/// a failure: renamed into place together at the end of the run.
 ///
 /// # Errors
 /// A flush or rename that fails, with its message.
 pub(crate) fn commit_rows(
-    rows: Target,
-    what: &str,
-    side: Option<(csv::Writer<Target>, &str)>,
+    rows: (Target, String),
+    side: Option<(csv::Writer<Target>, String)>,
 ) -> Result<()> {
-    let mut targets = vec![(rows, what.to_string())];
+    let mut targets = vec![rows];
     if let Some((w, what)) = side {
-        let t = w.into_inner().map_err(|e| e.into_error())?;
-        targets.push((t, what.to_string()));
+        let t = w.into_inner().map_err(|e| e.into_error());
+        targets.push((t.context(what.clone())?, what));
     }
     commit_outputs(targets, ())
 }

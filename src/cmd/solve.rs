@@ -13,8 +13,8 @@ use crate::grid::{Grid, ParseError};
 use crate::input::{Dataset, Layout, RawRecord, ReadOptions};
 use crate::output::table::{table_writer, TableFormat};
 use crate::output::{
-    commit_outputs, CsvWriter, LinesWriter, SolutionWriter, SolveTable, StatsWriter, Target,
-    SOLVE_COLUMNS, WRITEBACK_RECORDS,
+    cannot_write, commit_outputs, CsvWriter, LinesWriter, SolutionWriter, SolveTable, StatsWriter,
+    Target, SOLVE_COLUMNS, WRITEBACK_RECORDS,
 };
 use crate::record::SolvedRecord;
 use crate::report::{
@@ -144,6 +144,8 @@ pub struct Collector {
     invalid_seen: u64,
     /// Records written since the last [`Target::start_writeback`].
     unsynced: usize,
+    /// The messages of a failure to write the solutions and the stats ([`cannot_write`]).
+    what: [String; 2],
 }
 
 /// Invalid records named one by one on stderr before the rest are only counted.
@@ -164,9 +166,10 @@ impl Sink for Collector {
             .expect("the solutions writer is opened before any record")
             .writer();
         for (raw, res) in raws.iter().zip(results) {
-            w.write(raw, res).context("cannot write solutions")?;
+            w.write(raw, res).with_context(|| self.what[0].clone())?;
             if let Some(s) = &mut self.stats {
-                s.write(&self.path, res).context("cannot write --stats")?;
+                s.write(&self.path, res)
+                    .with_context(|| self.what[1].clone())?;
             }
             self.counts.add(res.status);
             self.capped += u64::from(res.capped);
@@ -205,8 +208,12 @@ impl Sink for Collector {
 pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     let start = Instant::now();
     let pool = engine::worker_pool(cfg.read.threads)?;
+    let what = [
+        cannot_write(&cfg.output, "solutions"),
+        cannot_write(cfg.stats.as_deref().unwrap_or_default(), "--stats"),
+    ];
     let stats = match &cfg.stats {
-        Some(p) => Some(StatsWriter::new(Target::create(p)?).with_context(|| p.to_string())?),
+        Some(p) => Some(StatsWriter::new(Target::create(p)?).context(what[1].clone())?),
         None => None,
     };
     // Opened now, so an unwritable --report path fails before the work, not after it.
@@ -237,6 +244,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         notes: Vec::new(),
         invalid_seen: 0,
         unsynced: 0,
+        what,
     };
     let run = engine::run(datasets, &pool, &mut col, cfg.read.quiet)?;
     let inputs = run
@@ -246,15 +254,16 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         .collect();
     let report = build_report(cfg, &col, inputs, start.elapsed(), run.interrupted);
     let mut targets = Vec::new();
+    let [solutions_what, stats_what] = col.what.clone();
     if let Some(solutions) = col.solutions.take() {
-        let t = solutions.into_target().context("cannot write solutions")?;
-        targets.push((t, "cannot write solutions".to_string()));
+        let t = solutions.into_target().context(solutions_what.clone())?;
+        targets.push((t, solutions_what));
     }
     if let Some(s) = col.stats.take() {
-        targets.push((s.into_target(), "cannot write --stats".to_string()));
+        targets.push((s.into_target(), stats_what));
     }
     if let (Some(mut t), Some(p)) = (report_out, cfg.report.as_deref()) {
-        let what = format!("cannot write --report {p}");
+        let what = cannot_write(p, "--report");
         t.write_json(&report).context(what.clone())?;
         targets.push((t, what));
     }
@@ -270,14 +279,19 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
 fn open_solutions(layout: &Layout, output: &str, format: Option<TableFormat>) -> Result<Solutions> {
     let format = TableFormat::for_rows(output, format, matches!(layout, Layout::Lines { .. }));
     let target = Target::create(output)?;
+    let what = || cannot_write(output, "solutions");
     Ok(match (format, layout) {
         (Some(TableFormat::Txt), _) | (None, Layout::Lines { .. }) => {
             Solutions::Lines(LinesWriter::new(target))
         }
         (Some(TableFormat::Csv) | None, Layout::Csv { .. } | Layout::Columns { .. }) => {
-            Solutions::Csv(Box::new(CsvWriter::new(target, layout.header())?))
+            Solutions::Csv(Box::new(
+                CsvWriter::new(target, layout.header()).with_context(what)?,
+            ))
         }
-        (Some(f), _) => Solutions::Table(SolveTable::new(table_writer(f, target, SOLVE_COLUMNS)?)),
+        (Some(f), _) => Solutions::Table(SolveTable::new(
+            table_writer(f, target, SOLVE_COLUMNS).with_context(what)?,
+        )),
     })
 }
 

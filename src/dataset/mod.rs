@@ -61,11 +61,13 @@ where
     W: Fn(&RawRecord) -> R + Sync,
     F: FnMut(&mut (dyn TableWriter + Send), &str, &R) -> Result<()> + Send,
 {
+    // Inputs first, as `solve` and `canon` do: a missing input must not leave a header on
+    // standard output.
+    let inputs = Inputs::open(read, false)?;
     let what = format!("cannot write {}", output.path);
     let target = Target::create(&output.path)?;
     let mut table = table_writer(output.format, target, columns).context(what.clone())?;
     let mut unsynced = 0;
-    let inputs = Inputs::open(read, false)?;
     let run = inputs.run(work, |_, path, _, results| {
         for r in results {
             write(table.as_mut(), path, r).context(what.clone())?;

@@ -228,6 +228,14 @@ impl Write for Target {
     }
 }
 
+/// The context of an error writing the output at `path`: `path: cannot write what` (`what`:
+/// `solutions`, `--stats`, ...), standard output (`-`) named as such. Every output's write,
+/// flush and commit errors carry it, so a full disk names the file it filled.
+pub fn cannot_write(path: &str, what: &str) -> String {
+    let path = if path == "-" { "standard output" } else { path };
+    format!("{path}: cannot write {what}")
+}
+
 /// `e` with the output's path in front (an output file is written through a temporary
 /// beside it, whose name means nothing to the user).
 fn named(path: &Path, e: io::Error) -> io::Error {

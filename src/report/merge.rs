@@ -76,6 +76,24 @@ pub enum MergeError {
         /// Its `K/N`.
         shard: String,
     },
+    /// A partial merge (shards missing) beside a shard: adding the missing shard to it
+    /// would take a merge of merges, which the shard rules cannot check.
+    #[error(
+        "{merged} is a partial merge (missing shard{s} {list}) and {part} is shard {shard}: \
+         merge the shard reports again all together, {list} included",
+        s = if missing.len() == 1 { "" } else { "s" },
+        list = missing.join(", ")
+    )]
+    PartialWithShard {
+        /// The partial merge.
+        merged: String,
+        /// The shards it lists as missing, `K/N`.
+        missing: Vec<String>,
+        /// The shard.
+        part: String,
+        /// Its `K/N`.
+        shard: String,
+    },
     /// Shards cut into different numbers of parts.
     #[error("{a} is shard {sa} and {b} shard {sb}: the shards of one run share N")]
     ShardCounts {
@@ -164,11 +182,21 @@ pub fn merge<C: Counts>(
     let mut missing = Vec::new();
     match (whole, part) {
         (Some(w), Some(s)) => {
+            let (whole, part) = (&reports[w], &reports[s]);
+            let shard = part.1.header.shard.clone().unwrap_or_default();
+            if whole.1.header.partial {
+                return Err(MergeError::PartialWithShard {
+                    merged: whole.0.clone(),
+                    missing: whole.1.header.missing_shards.clone(),
+                    part: part.0.clone(),
+                    shard,
+                });
+            }
             return Err(MergeError::WholeWithShard {
-                whole: reports[w].0.clone(),
-                part: reports[s].0.clone(),
-                shard: reports[s].1.header.shard.clone().unwrap_or_default(),
-            })
+                whole: whole.0.clone(),
+                part: part.0.clone(),
+                shard,
+            });
         }
         (None, Some(_)) => {
             let shards: Vec<Shard> = shards.into_iter().flatten().collect();
@@ -432,6 +460,19 @@ mod tests {
         assert!(m.header.partial);
         assert_eq!(m.header.missing_shards, ["2/3"]);
         assert_eq!(m.counts.records, 3);
+    }
+
+    #[test]
+    fn a_partial_merge_with_its_missing_shard_asks_for_one_merge_of_all_shards() {
+        let partial = merge(vec![shard(&[10, 20], "1/3"), shard(&[30], "3/3")], true).unwrap();
+        let e = merge(vec![("mp.json".into(), partial), shard(&[5], "2/3")], false);
+        let e = e.unwrap_err().to_string();
+        assert!(
+            e.starts_with("mp.json is a partial merge (missing shard 2/3) and "),
+            "{e}"
+        );
+        assert!(e.contains("again all together, 2/3 included"), "{e}");
+        assert!(!e.contains("whole run"), "{e}");
     }
 
     #[test]
