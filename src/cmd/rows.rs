@@ -1,5 +1,6 @@
-//! Output in the input's layout, for `canon` and `dedup`: CSV rows as read, optionally
-//! with one added column; lines as the added value, or as the record's own text.
+//! Output in the input's layout, for `canon` and `dedup`: CSV rows as read (a ragged one
+//! cut or padded to the header's width), optionally with one added column; lines as the
+//! added value, or as the record's own text.
 
 use std::io::Write;
 

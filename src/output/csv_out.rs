@@ -9,7 +9,7 @@ use crate::record::SolvedRecord;
 /// Writes each CSV record with two added columns: the 81-digit solution (empty when there
 /// is none) and the status word. The added names are `solution` and `status`, suffixed with
 /// `_2`, `_3`, ... where the input already has such a column. A row shorter than the header
-/// is padded with empty fields; a longer one keeps all its fields.
+/// is padded with empty fields, a longer one cut to it.
 pub struct CsvWriter {
     out: csv::Writer<Target>,
     row: csv::ByteRecord,
