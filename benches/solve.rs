@@ -3,15 +3,13 @@
 //! Reads the shared data sets from `../shared/data` when that directory exists (skipping,
 //! with a note, any file that is missing) and always runs the small committed fallback set
 //! `data/sample.txt` (made by this project with `scripts/gen-sample-data.sh`).
-//! Puzzles are parsed outside the timed loop; throughput is in puzzles. Each set runs the
-//! solver copy this CPU gets at run time and, when that is not the portable one, the portable
-//! one beside it (`limit1/x86-64-v3`, `limit1/portable`).
+//! Puzzles are parsed outside the timed loop; throughput is in puzzles.
 use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use sudoku_batch::grid::{parse_cells, Grid};
-use sudoku_batch::solver::{solve_on, Isa};
+use sudoku_batch::solver::solve;
 
 /// Data sets: file name under `../shared/data` and how many puzzles to take from it.
 const SHARED: [(&str, usize); 6] = [
@@ -42,21 +40,14 @@ fn bench_set(c: &mut Criterion, name: &str, puzzles: &[Grid]) {
     let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Elements(puzzles.len() as u64));
     group.sample_size(10);
-    // The copy this CPU runs, and the portable one beside it when they differ.
-    let mut isas = vec![Isa::detect()];
-    if isas[0] != Isa::Portable {
-        isas.push(Isa::Portable);
-    }
     for limit in [1, 2] {
-        for &isa in &isas {
-            group.bench_function(format!("limit{limit}/{}", isa.name()), |b| {
-                b.iter(|| {
-                    for p in puzzles {
-                        black_box(solve_on(isa, black_box(p), limit));
-                    }
-                })
-            });
-        }
+        group.bench_function(format!("limit{limit}"), |b| {
+            b.iter(|| {
+                for p in puzzles {
+                    black_box(solve(black_box(p), limit));
+                }
+            })
+        });
     }
     group.finish();
 }

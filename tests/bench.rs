@@ -91,8 +91,6 @@ fn sample_bench_exports_consistent_values() {
     assert!(p["rustc"].as_str().unwrap().starts_with("rustc ") || p["rustc"] == "unknown");
     assert!(p["cores"].as_u64().unwrap() >= 1);
     assert!(p["target_features"].is_array());
-    let isa = p["solver_isa"].as_str().unwrap();
-    assert!(["portable", "x86-64-v3"].contains(&isa), "{isa}");
     assert_eq!(json["settings"]["seed"], 7);
     assert_eq!(json["settings"]["mode"], "unique");
     let input = &json["inputs"][0];

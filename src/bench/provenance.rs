@@ -17,9 +17,6 @@ pub struct Provenance {
     pub rustc: &'static str,
     /// Target features compiled in, of those the solver can use (`sse4.2`, `popcnt`, `avx2`, `bmi2`).
     pub target_features: Vec<&'static str>,
-    /// The solver copy chosen at run time for this CPU: `x86-64-v3` or `portable`
-    /// ([`crate::solver::Isa`]).
-    pub solver_isa: &'static str,
     /// CPU model (from `/proc/cpuinfo` on Linux), or `unknown`.
     pub cpu: String,
     /// Logical cores available to the process.
@@ -37,7 +34,6 @@ impl Provenance {
             git_commit: env!("SUDOKU_BATCH_GIT_COMMIT"),
             rustc: env!("SUDOKU_BATCH_RUSTC_VERSION"),
             target_features: target_features(),
-            solver_isa: crate::solver::Isa::detect().name(),
             cpu: cpu_model(),
             cores: std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
             os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),

@@ -8,7 +8,7 @@ use super::Exporter;
 use crate::bench::BenchReport;
 
 /// The CSV header, units in the names.
-pub const CSV_HEADER: [&str; 30] = [
+pub const CSV_HEADER: [&str; 29] = [
     "input",
     "threads",
     "puzzles",
@@ -36,7 +36,6 @@ pub const CSV_HEADER: [&str; 30] = [
     "git_commit",
     "rustc",
     "target_features",
-    "solver_isa",
     "cpu",
     "cores",
 ];
@@ -85,7 +84,6 @@ impl Exporter for CsvExporter {
                 p.git_commit.to_string(),
                 p.rustc.to_string(),
                 p.target_features.join(" "),
-                p.solver_isa.to_string(),
                 p.cpu.clone(),
                 p.cores.to_string(),
             ])?;

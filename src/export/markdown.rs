@@ -50,7 +50,6 @@ impl Exporter for MarkdownExporter {
             p.target_features.join(", ")
         };
         writeln!(s, "- target features: {features}")?;
-        writeln!(s, "- solver copy (chosen at run time): {}", p.solver_isa)?;
         writeln!(s, "- CPU: {} ({} cores), {}", p.cpu, p.cores, p.os)?;
         let seed = st
             .seed

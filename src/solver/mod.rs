@@ -44,92 +44,7 @@ struct Search {
 /// from a non-unique one. A puzzle whose givens conflict has 0 solutions and
 /// [`Solution::givens_clash`] set, so callers that tell "invalid" from "unsolvable" need no
 /// conflict check of their own on the common path.
-///
-/// On x86-64 CPUs with POPCNT, BMI1/2, LZCNT and AVX2 (detected at run time, once) the
-/// search runs a copy of itself compiled for them ([`Isa::X86_64V3`]); elsewhere the
-/// portable one. Both give the same [`Solution`], guesses included: they are the same
-/// source, only the instructions differ.
 pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
-    solve_on(Isa::detect(), puzzle, limit)
-}
-
-/// The instruction sets the search is compiled for; see [`solve`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Isa {
-    /// The build's target features only (baseline x86-64: no hardware popcount).
-    Portable,
-    /// x86-64 with POPCNT, BMI1, BMI2, LZCNT and AVX2 (x86-64-v3 without FMA/MOVBE).
-    X86_64V3,
-}
-
-impl Isa {
-    /// The best instruction set this CPU runs: [`Isa::X86_64V3`] when it has every feature
-    /// listed there (std caches the CPUID answers, so this costs a few loads), else
-    /// [`Isa::Portable`].
-    #[inline]
-    pub fn detect() -> Isa {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::is_x86_feature_detected!("popcnt")
-                && std::is_x86_feature_detected!("bmi1")
-                && std::is_x86_feature_detected!("bmi2")
-                && std::is_x86_feature_detected!("lzcnt")
-                && std::is_x86_feature_detected!("avx2")
-            {
-                return Isa::X86_64V3;
-            }
-        }
-        Isa::Portable
-    }
-
-    /// Short name for reports: `portable` or `x86-64-v3`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Isa::Portable => "portable",
-            Isa::X86_64V3 => "x86-64-v3",
-        }
-    }
-}
-
-/// [`solve`] with the instruction set chosen by the caller (tests and benchmarks compare the
-/// two). An `isa` the CPU lacks falls back to [`Isa::Portable`].
-pub fn solve_on(isa: Isa, puzzle: &Grid, limit: u32) -> Solution {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if isa == Isa::X86_64V3 && Isa::detect() == Isa::X86_64V3 {
-            // SAFETY: `Isa::detect` just found every feature `solve_v3` is compiled for.
-            return unsafe { solve_v3(puzzle, limit) };
-        }
-    }
-    let _ = isa;
-    solve_portable(puzzle, limit)
-}
-
-/// The search compiled for the build's target features.
-fn solve_portable(puzzle: &Grid, limit: u32) -> Solution {
-    solve_with(puzzle, limit, Search::explore_portable)
-}
-
-/// The search compiled for x86-64 with POPCNT, BMI1/2, LZCNT and AVX2.
-///
-/// # Safety
-/// The CPU must have those features ([`Isa::detect`] returns [`Isa::X86_64V3`]).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
-unsafe fn solve_v3(puzzle: &Grid, limit: u32) -> Solution {
-    solve_with(puzzle, limit, |search, state, root| {
-        // SAFETY: reached only from `solve_v3`, whose caller checked the features.
-        unsafe { search.explore_v3(state, root) }
-    })
-}
-
-/// The body of [`solve`], inlined into each instruction set's copy with its `explore`.
-#[inline(always)]
-fn solve_with(
-    puzzle: &Grid,
-    limit: u32,
-    explore: impl FnOnce(&mut Search, &mut State, bool) -> bool,
-) -> Solution {
     let mut search = Search {
         limit: limit.max(1),
         count: 0,
@@ -138,7 +53,7 @@ fn solve_with(
     };
     let givens_clash = match State::from_givens(&puzzle.0) {
         Ok(mut state) => {
-            explore(&mut search, &mut state, true);
+            search.explore(&mut state, true);
             false
         }
         Err(_) => true,
@@ -155,15 +70,8 @@ impl Search {
     /// Propagates `state` and searches below it, working on it in place (the caller passes
     /// a copy it no longer needs). `root`: `state` holds freshly placed givens, whose first
     /// propagation changes many boards (after a guess, few do; see [`State::propagate`]).
-    /// Returns `true` once the limit is reached. `recurse` explores a child state (one of
-    /// the `explore_*` below, so each instruction set's copy calls itself).
-    #[inline(always)]
-    fn explore_with(
-        &mut self,
-        state: &mut State,
-        mut root: bool,
-        recurse: impl Fn(&mut Search, &mut State) -> bool,
-    ) -> bool {
+    /// Returns `true` once the limit is reached.
+    fn explore(&mut self, state: &mut State, mut root: bool) -> bool {
         loop {
             let settled = if root {
                 state.propagate::<true>()
@@ -195,31 +103,11 @@ impl Search {
                 }
                 self.guesses += 1;
                 let mut child = *state;
-                if child.assign(d, cell).is_ok() && recurse(self, &mut child) {
+                if child.assign(d, cell).is_ok() && self.explore(&mut child, false) {
                     return true;
                 }
             }
         }
-    }
-
-    /// [`Search::explore_with`] compiled for the build's target features.
-    fn explore_portable(&mut self, state: &mut State, root: bool) -> bool {
-        self.explore_with(state, root, |search, child| {
-            search.explore_portable(child, false)
-        })
-    }
-
-    /// [`Search::explore_with`] compiled for x86-64 with POPCNT, BMI1/2, LZCNT and AVX2.
-    ///
-    /// # Safety
-    /// The CPU must have those features ([`Isa::detect`]).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
-    unsafe fn explore_v3(&mut self, state: &mut State, root: bool) -> bool {
-        self.explore_with(state, root, |search, child| {
-            // SAFETY: called only from `explore_v3`, under the same features.
-            unsafe { search.explore_v3(child, false) }
-        })
     }
 }
 
@@ -408,42 +296,6 @@ mod tests {
         // The generator must exercise every outcome: none, unique, several.
         eprintln!("solution counts 0, 1, 2, 3+: {seen:?}");
         assert!(seen.iter().all(|&n| n >= 10), "{seen:?}");
-    }
-
-    /// The copy compiled for x86-64-v3 and the portable one give the same `Solution`,
-    /// guesses included, on random puzzles (unique, several solutions, none) and on the
-    /// hard ones of `state.rs`'s tests, at limits 1, 2 and 3. On a CPU without those
-    /// features both calls run the portable copy, and the test says so.
-    #[test]
-    fn instruction_set_copies_agree() {
-        if Isa::detect() != Isa::X86_64V3 {
-            eprintln!("this CPU lacks x86-64-v3: only the portable copy runs here");
-        }
-        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-        let mut puzzles: Vec<Grid> = super::state::tests::HARD.iter().map(|l| grid(l)).collect();
-        puzzles.push(Grid::EMPTY);
-        for n in 0..200 {
-            let solution = random_solution(&mut rng);
-            let keep = 22 + rng.below(20);
-            let puzzle = dig(&mut rng, &solution, keep);
-            if n % 3 == 0 {
-                puzzles.push(spoil(&mut rng, &puzzle, &solution));
-            }
-            puzzles.push(puzzle);
-        }
-        let mut guesses = 0;
-        for p in &puzzles {
-            for limit in 1..=3 {
-                let v3 = solve_on(Isa::X86_64V3, p, limit);
-                assert_eq!(v3, solve_on(Isa::Portable, p, limit), "limit {limit}: {p}");
-                if let Some(g) = v3.grid {
-                    assert!(g.is_complete_valid() && g.keeps_givens(p), "{p} -> {g}");
-                }
-                guesses += v3.guesses;
-            }
-        }
-        // Sparse random puzzles make the search branch: the comparison covers guesses.
-        assert!(guesses > 1000, "only {guesses} guesses");
     }
 
     /// Runs over the real data sets when `../shared/data` is present:

@@ -138,7 +138,7 @@ impl State {
     /// Fixes digit `d + 1` in `cell` by clearing the rest of the cell's row and box in the
     /// digit's board. [`State::update`] then sees a one-cell row and does the rest (the
     /// cell's other digits, its column in the other bands).
-    #[inline(always)]
+    #[inline]
     pub(crate) fn assign(&mut self, d: usize, cell: Cell) -> Result<(), Contradiction> {
         let i = 3 * d + cell.band;
         let bit = 1u32 << cell.bit;
@@ -232,7 +232,6 @@ impl State {
     /// it cut the end-to-end CPU time by 9%). `false`: one branch per board in a fixed
     /// order; best after a guess, when few boards change and the branches predict well
     /// (the mask made serg_benchmark, 6.5 guesses per puzzle, 6-14% slower).
-    #[inline(always)]
     pub(crate) fn propagate<const SPREAD: bool>(&mut self) -> Result<Option<Cell>, Contradiction> {
         loop {
             if SPREAD {
@@ -287,7 +286,7 @@ impl State {
     /// unfixed peers: its row and box (in its band) and its column (in the other two
     /// bands). A guess there settles the most constrained cell and reaches the most
     /// others, so the propagation after it goes furthest (issue 14).
-    #[inline(always)]
+    #[inline]
     fn busiest_pair(&self, pairs: [u32; 3]) -> Option<Cell> {
         // Per band, the unfixed cells of each column as a two-bit count (bit `c` of
         // `ones[b]` and of `twos[b]`): a full adder over the band's three rows.
@@ -344,7 +343,7 @@ impl State {
     }
 
     /// The candidates of `cell`: bit `d` set when digit `d + 1` may stand there.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn digits(&self, cell: Cell) -> u32 {
         let mut m = 0;
         for d in 0..9 {
@@ -375,7 +374,7 @@ impl State {
 const BUSIEST_MAX_PAIRS: u32 = 8;
 
 /// The first two-candidate cell of the band with the most of them (`pairs[b]`: band `b`'s).
-#[inline(always)]
+#[inline]
 fn first_pair(pairs: [u32; 3]) -> Option<Cell> {
     let mut best = None;
     let mut best_n = 0;
@@ -393,13 +392,13 @@ fn first_pair(pairs: [u32; 3]) -> Option<Cell> {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+mod tests {
     use super::*;
     use crate::grid::parse_cells;
 
     /// Hard puzzles (forum_hardest_1905_11plus lines 1 and 100, top1465 lines 1 and 2), whose
     /// searches stall many times.
-    pub(in crate::solver) const HARD: [&str; 4] = [
+    const HARD: [&str; 4] = [
         "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
         "98.7.....76....8....5......4...3..2...89..4......54..1..75..6......2...3.....1.4.",
         "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
