@@ -82,16 +82,11 @@ fn a_full_disk_names_the_output_it_filled() {
             &["overlap", "-q", "--train", i, "--test", i, "-o", full],
             "overlap rows",
         ),
-        // `augment` and `rate` name it their own way: "cannot write /dev/full: ...".
-        (&["rate", "-q", i, "-o", full], ""),
-        (&["augment", "-q", i, "-o", full], ""),
+        (&["rate", "-q", i, "-o", full], "rows"),
+        (&["augment", "-q", i, "-o", full], "rows"),
     ];
     for (args, what) in cases {
-        let needle = if what.is_empty() {
-            "/dev/full: No space left on device".to_string()
-        } else {
-            format!("/dev/full: cannot write {what}: No space left on device")
-        };
+        let needle = format!("/dev/full: cannot write {what}: No space left on device");
         assert_fatal(args, &needle);
     }
 }

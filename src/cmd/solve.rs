@@ -230,7 +230,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     // back if a later input turns out not to fit.
     let solutions = datasets
         .first()
-        .map(|first| open_solutions(first.layout(), &cfg.output, cfg.output_format))
+        .map(|first| open_solutions(first.layout(), &cfg.output, cfg.output_format, &what[0]))
         .transpose()?;
     let mut col = Collector {
         solutions,
@@ -275,22 +275,27 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
 
 /// Opens the solutions writer: the one `format` names (`--output-format`), else a table for
 /// a `.jsonl` or `.npz` output, else the one for the inputs' layout (that of the first
-/// input): lines, or the input's CSV columns plus `solution` and `status`.
-fn open_solutions(layout: &Layout, output: &str, format: Option<TableFormat>) -> Result<Solutions> {
+/// input): lines, or the input's CSV columns plus `solution` and `status`. `what`: the
+/// message of a failure to write it ([`cannot_write`]).
+fn open_solutions(
+    layout: &Layout,
+    output: &str,
+    format: Option<TableFormat>,
+    what: &str,
+) -> Result<Solutions> {
     let format = TableFormat::for_rows(output, format, matches!(layout, Layout::Lines { .. }));
     let target = Target::create(output)?;
-    let what = || cannot_write(output, "solutions");
     Ok(match (format, layout) {
         (Some(TableFormat::Txt), _) | (None, Layout::Lines { .. }) => {
             Solutions::Lines(LinesWriter::new(target))
         }
         (Some(TableFormat::Csv) | None, Layout::Csv { .. } | Layout::Columns { .. }) => {
             Solutions::Csv(Box::new(
-                CsvWriter::new(target, layout.header()).with_context(what)?,
+                CsvWriter::new(target, layout.header()).context(what.to_string())?,
             ))
         }
         (Some(f), _) => Solutions::Table(SolveTable::new(
-            table_writer(f, target, SOLVE_COLUMNS).with_context(what)?,
+            table_writer(f, target, SOLVE_COLUMNS).context(what.to_string())?,
         )),
     })
 }

@@ -17,9 +17,9 @@ use anyhow::{Context, Result};
 
 use crate::engine::{self, Output, ReadConfig, Sink, Work};
 use crate::input::{Dataset, Layout, RawRecord, ReadOptions};
-use crate::output::commit_outputs;
 use crate::output::rejects::{RejectRow, RejectsWriter};
 use crate::output::Target;
+use crate::output::{cannot_write, commit_outputs};
 use crate::report::{Header, InputInfo, Report};
 use crate::summary::{count, print_notes};
 use crate::verify::check::{check_record, Checked, FieldNames, Verdict};
@@ -61,7 +61,11 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
         ..cfg.read.options()
     };
     let datasets = engine::open_inputs(&cfg.read.inputs, &options)?;
-    let mut audit = Auditor::new(rejects, cfg.rejects.clone().unwrap_or_default(), cfg.limit);
+    let mut audit = Auditor::new(
+        rejects,
+        cfg.rejects.as_deref().unwrap_or_default(),
+        cfg.limit,
+    );
     let run = engine::run(datasets, &pool, &mut audit, cfg.read.quiet)?;
     let inputs = run
         .inputs
@@ -72,11 +76,11 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
     let report = audit.report(cfg, inputs, secs, run.interrupted);
     let mut targets = Vec::new();
     if let Some(w) = audit.rejects.take() {
-        let what = format!("--rejects {}: cannot write", audit.rejects_path);
+        let what = audit.rejects_what.clone();
         targets.push((w.into_target().context(what.clone())?, what));
     }
     if let (Some(mut t), Some(p)) = (report_out, cfg.report.as_deref()) {
-        let what = format!("--report {p}: cannot write");
+        let what = cannot_write(p, "--report");
         t.write_json(&report).context(what.clone())?;
         targets.push((t, what));
     }
@@ -134,8 +138,8 @@ impl Work for VerifyWork {
 /// The sequential consumer: counts, duplicates, rejects, examples.
 pub struct Auditor {
     rejects: Option<RejectsWriter>,
-    /// Where the rejects go, for error messages.
-    rejects_path: String,
+    /// The message of a failure to write the rejects ([`cannot_write`]).
+    rejects_what: String,
     limit: u32,
     /// What the report counts (its derived figures are set at the end).
     counts: VerifyCounts,
@@ -173,10 +177,10 @@ impl Sink for Auditor {
 }
 
 impl Auditor {
-    fn new(rejects: Option<RejectsWriter>, rejects_path: String, limit: u32) -> Auditor {
+    fn new(rejects: Option<RejectsWriter>, rejects_path: &str, limit: u32) -> Auditor {
         Auditor {
             rejects,
-            rejects_path,
+            rejects_what: cannot_write(rejects_path, "--rejects"),
             limit,
             counts: VerifyCounts::default(),
             seen: Fingerprints::default(),
@@ -291,8 +295,7 @@ impl Auditor {
                 puzzle,
                 solution,
             };
-            w.write(&row)
-                .with_context(|| format!("--rejects {}: cannot write", self.rejects_path))?;
+            w.write(&row).with_context(|| self.rejects_what.clone())?;
         }
         Ok(())
     }

@@ -15,7 +15,7 @@ use anyhow::{Context, Result};
 use crate::engine::{FromPanic, Inputs, ReadConfig};
 use crate::input::RawRecord;
 use crate::output::table::{table_writer, Column, TableFormat, TableWriter};
-use crate::output::{commit_outputs, Target, WRITEBACK_RECORDS};
+use crate::output::{cannot_write, commit_outputs, Target, WRITEBACK_RECORDS};
 use crate::summary::print_notes;
 
 /// Where a table goes and in which format.
@@ -64,7 +64,7 @@ where
     // Inputs first, as `solve` and `canon` do: a missing input must not leave a header on
     // standard output.
     let inputs = Inputs::open(read, false)?;
-    let what = format!("cannot write {}", output.path);
+    let what = cannot_write(&output.path, "rows");
     let target = Target::create(&output.path)?;
     let mut table = table_writer(output.format, target, columns).context(what.clone())?;
     let mut unsynced = 0;

@@ -11,7 +11,7 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 use crate::bench::{BenchReport, Exports};
-use crate::output::Target;
+use crate::output::{cannot_write, Target};
 
 pub use self::csv::CsvExporter;
 pub use self::json::JsonExporter;
@@ -60,7 +60,7 @@ pub fn write_all(opened: Opened, report: &BenchReport) -> Result<()> {
         let bytes = exporter.serialize(report)?;
         t.write_all(&bytes)
             .and_then(|()| t.commit())
-            .with_context(|| format!("{flag} {path}: cannot write"))?;
+            .with_context(|| cannot_write(&path, flag))?;
     }
     Ok(())
 }
