@@ -4,8 +4,8 @@
 mod common;
 
 use common::{
-    assert_one_column_refused, assert_round_trip, assert_solves, assert_statuses, bin, cells,
-    mixed_input, P, S,
+    assert_one_column_refused, assert_round_trip, assert_solved_again, assert_solves,
+    assert_statuses, bin, cells, mixed_input, P, S,
 };
 
 /// Runs `sudoku-batch ARGS -q`; returns the exit code.
@@ -41,13 +41,7 @@ fn csv_to_jsonl_to_csv_keeps_every_row() {
             "status_2"
         ]
     );
-    let rows: Vec<csv::StringRecord> = rdr.records().map(Result::unwrap).collect();
-    let status: Vec<&str> = rows.iter().map(|r| &r[6]).collect();
-    assert_statuses(&status);
-    for (i, r) in rows.iter().enumerate() {
-        assert_eq!(r[0], i.to_string(), "record numbers kept");
-        assert_eq!(&r[4], &r[6], "row {i}: the same status from the JSON Lines");
-    }
+    let rows = assert_solved_again(&p("again.csv"), "the JSON Lines");
     assert_eq!(&rows[0][5], S);
     assert_solves(P, &rows[0][5], "record 0 read from JSON Lines");
     assert_eq!(cells(&rows[0][2]), cells(P));
