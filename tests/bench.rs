@@ -233,6 +233,36 @@ fn bad_bench_flags_exit_2() {
     }
 }
 
+/// `--min-time inf` was answered "expected seconds >= 0", which it is: the message now says
+/// the number must be finite. A finite value too large for a duration is refused, not a panic.
+#[test]
+fn a_min_time_that_is_not_a_finite_number_of_seconds_is_refused() {
+    for value in ["inf", "-inf", "nan", "-1", "-0.5"] {
+        let o = bin()
+            .args(["bench", "-q", &format!("--min-time={value}"), SAMPLE])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{value}: {err}");
+        assert_eq!(err.lines().count(), 1, "{value}: {err}");
+        assert!(
+            err.contains("expected a finite number of seconds >= 0"),
+            "{value}: {err}"
+        );
+    }
+    let o = bin()
+        .args(["bench", "-q", "--min-time", "1e30", SAMPLE])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--min-time 1000000000000000000000000000000: too long"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 #[test]
 fn an_export_to_stdout_replaces_the_table() {
     let out = bin()

@@ -280,6 +280,56 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
     assert_eq!(fs::read(&input).unwrap(), fs::read(SAMPLE).unwrap());
 }
 
+/// `canon - -o in.txt < in.txt` replaced its own input: standard input redirected from a
+/// file is that file, for every command that reads it (`-` given, or no input at all).
+#[test]
+fn an_output_that_is_standard_input_is_refused_and_the_input_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    fs::copy(SAMPLE, &input).unwrap();
+    let i = input.to_str().unwrap();
+    let cases: [&[&str]; 7] = [
+        &["canon", "-q", "-", "-o", i],
+        &["canon", "-q", "-o", i],
+        &["solve", "-q", "-", "-o", "/dev/null", "--stats", i],
+        &["dedup", "-q", "-", "-o", i],
+        &["verify", "-q", "--rejects", i],
+        &["rate", "-q", "-", "-o", i],
+        &["bench", "-q", "-", "--export-json", i],
+    ];
+    // Redirected, as the shell's `< in.txt` does (assert_cmd's pipe_stdin would pipe it).
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+            .args(args)
+            .stdin(fs::File::open(&input).unwrap())
+            .output()
+            .unwrap()
+    };
+    for args in cases {
+        let o = run(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        let needle = format!("{i} is standard input (the file it reads): it would be overwritten");
+        assert!(err.contains(&needle), "{args:?}: {err}");
+        assert_eq!(fs::read(&input).unwrap(), fs::read(SAMPLE).unwrap());
+    }
+    // Another file, or standard input from a pipe, is written as asked.
+    let other = dir.path().join("forms.txt");
+    let o = run(&["canon", "-q", "-", "-o", other.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let forms = fs::read_to_string(&other).unwrap();
+    assert_eq!(
+        forms.lines().count(),
+        data_lines(&fs::read_to_string(SAMPLE).unwrap()).len()
+    );
+    bin()
+        .args(["canon", "-q", "-", "-o", i])
+        .write_stdin(fs::read(SAMPLE).unwrap())
+        .assert()
+        .success();
+    assert_eq!(fs::read_to_string(&input).unwrap(), forms);
+}
+
 #[test]
 fn two_outputs_naming_one_new_file_are_refused() {
     let dir = tempfile::tempdir().unwrap();

@@ -48,6 +48,114 @@ fn a_missing_input_writes_no_header_before_the_error() {
     }
 }
 
+/// Every output of every command, each written to `out` while the others go to
+/// `/dev/null`: the arguments, and what the error message calls that output. `i` is an input
+/// of two copies of one puzzle (so `dedup --groups` has a row), `bad` one with a row that
+/// `verify` rejects, `report` a report that `report merge` reads.
+fn every_output(i: &str, bad: &str, report: &str, out: &str) -> Vec<(Vec<String>, &'static str)> {
+    let null = "/dev/null";
+    let bench = [
+        "bench",
+        "-q",
+        i,
+        "--min-time",
+        "0",
+        "--warmup",
+        "0",
+        "-j",
+        "1",
+    ];
+    let cases: [(Vec<&str>, &str); 16] = [
+        (vec!["solve", "-q", i, "-o", out], "solutions"),
+        (
+            vec!["solve", "-q", i, "-o", null, "--stats", out],
+            "--stats",
+        ),
+        (
+            vec!["solve", "-q", i, "-o", null, "--report", out],
+            "--report",
+        ),
+        (vec!["verify", "-q", bad, "--rejects", out], "--rejects"),
+        (vec!["verify", "-q", i, "--report", out], "--report"),
+        (vec!["canon", "-q", i, "-o", out], "forms"),
+        (
+            vec!["canon", "-q", i, "-o", null, "--stats", out],
+            "--stats",
+        ),
+        (vec!["dedup", "-q", i, "-o", out], "kept records"),
+        (
+            vec!["dedup", "-q", i, "-o", null, "--groups", out],
+            "--groups",
+        ),
+        (
+            vec!["overlap", "-q", "--train", i, "--test", i, "-o", out],
+            "overlap rows",
+        ),
+        (vec!["rate", "-q", i, "-o", out], "rows"),
+        (vec!["augment", "-q", i, "-o", out], "rows"),
+        (
+            [&bench[..], &["--export-json", out]].concat(),
+            "--export-json",
+        ),
+        (
+            [&bench[..], &["--export-csv", out]].concat(),
+            "--export-csv",
+        ),
+        (
+            [&bench[..], &["--export-markdown", out]].concat(),
+            "--export-markdown",
+        ),
+        (vec!["report", "merge", out, report], "merged report"),
+    ];
+    cases
+        .into_iter()
+        .map(|(args, what)| (args.into_iter().map(String::from).collect(), what))
+        .collect()
+}
+
+/// The inputs of [`every_output`] in `dir`: `(i, bad, report)`.
+fn every_output_inputs(dir: &Path) -> (String, String, String) {
+    let i = dir.join("twice.txt");
+    std::fs::write(&i, format!("{P}\n{P}\n")).unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, format!("{P}\nbad\n")).unwrap();
+    let report = dir.join("report.json");
+    let o = bin()
+        .args(["solve", "-q", "-o", "/dev/null", "--report"])
+        .arg(&report)
+        .arg(&i)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let s = |p: std::path::PathBuf| p.to_str().unwrap().to_string();
+    (s(i), s(bad), s(report))
+}
+
+/// Asserts that a run failed writing `out` with exactly `out: cannot write WHAT: REASON`,
+/// the path named once.
+fn assert_cannot_write(
+    args: &[String],
+    o: &std::process::Output,
+    out: &str,
+    what: &str,
+    reason: &str,
+) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err:?}");
+    let needle = format!("sudoku-batch: error: {out}: cannot write {what}: {reason}");
+    assert!(
+        err.starts_with(&needle),
+        "{args:?}: {err:?} lacks {needle:?}"
+    );
+    assert_eq!(
+        err.matches(out).count(),
+        1,
+        "{args:?}: path named once: {err:?}"
+    );
+    assert!(o.stdout.is_empty(), "{args:?}: stdout: {:?}", o.stdout);
+}
+
 #[test]
 fn a_full_disk_names_the_output_it_filled() {
     if !Path::new("/dev/full").exists() {
@@ -55,39 +163,50 @@ fn a_full_disk_names_the_output_it_filled() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let i = input(dir.path());
-    let i = i.as_str();
+    let (i, bad, report) = every_output_inputs(dir.path());
     let full = "/dev/full";
-    let cases: [(&[&str], &str); 10] = [
-        (&["solve", "-q", i, "-o", full], "solutions"),
-        (
-            &["solve", "-q", i, "-o", "/dev/null", "--stats", full],
-            "--stats",
-        ),
-        (
-            &["solve", "-q", i, "-o", "/dev/null", "--report", full],
-            "--report",
-        ),
-        (&["canon", "-q", i, "-o", full], "forms"),
-        (
-            &["canon", "-q", i, "-o", "/dev/null", "--stats", full],
-            "--stats",
-        ),
-        (&["dedup", "-q", i, "-o", full], "kept records"),
-        (
-            &["dedup", "-q", i, "-o", "/dev/null", "--groups", full],
-            "--groups",
-        ),
-        (
-            &["overlap", "-q", "--train", i, "--test", i, "-o", full],
-            "overlap rows",
-        ),
-        (&["rate", "-q", i, "-o", full], "rows"),
-        (&["augment", "-q", i, "-o", full], "rows"),
-    ];
-    for (args, what) in cases {
-        let needle = format!("/dev/full: cannot write {what}: No space left on device");
-        assert_fatal(args, &needle);
+    for (args, what) in every_output(&i, &bad, &report, full) {
+        let o = bin().args(&args).output().unwrap();
+        assert_cannot_write(&args, &o, full, what, "No space left on device");
+    }
+}
+
+/// A regular file that cannot be created (its parent is a file, which fails for root too)
+/// is named once, as `/dev/full` is.
+#[test]
+fn an_output_that_cannot_be_created_is_named_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (i, bad, report) = every_output_inputs(dir.path());
+    let plain = dir.path().join("plain");
+    std::fs::write(&plain, "x").unwrap();
+    let out = plain.join("out.txt");
+    let out = out.to_str().unwrap();
+    for (args, what) in every_output(&i, &bad, &report, out) {
+        let o = bin().args(&args).output().unwrap();
+        assert_cannot_write(&args, &o, out, what, "Not a directory");
+    }
+    assert_eq!(std::fs::read_to_string(&plain).unwrap(), "x");
+}
+
+/// A regular file that fails while being written is named once: a file-size limit of 0
+/// (`ulimit -f 0`, with SIGXFSZ ignored so the write returns EFBIG) fails every write to a
+/// regular file, for root too. It read `out.txt: cannot write solutions: out.txt: File too
+/// large`, the path twice, as no test of `/dev/full` (a device) could show.
+#[test]
+fn a_write_error_on_a_regular_file_names_it_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (i, bad, report) = every_output_inputs(dir.path());
+    let out = dir.path().join("out.txt");
+    let out = out.to_str().unwrap();
+    for (args, what) in every_output(&i, &bad, &report, out) {
+        let o = std::process::Command::new("sh")
+            .args(["-c", r#"trap "" XFSZ; ulimit -f 0; exec "$0" "$@""#])
+            .arg(env!("CARGO_BIN_EXE_sudoku-batch"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_cannot_write(&args, &o, out, what, "File too large");
+        assert!(!Path::new(out).exists(), "{args:?}: nothing committed");
     }
 }
 

@@ -71,12 +71,7 @@ impl BenchArgs {
     /// # Errors
     /// A message naming the flag when a value does not fit.
     pub fn into_config(self) -> Result<BenchConfig, String> {
-        if !self.min_time.is_finite() || self.min_time < 0.0 {
-            return Err(format!(
-                "--min-time {}: expected seconds >= 0",
-                self.min_time
-            ));
-        }
+        let min_time = min_duration(self.min_time)?;
         let inputs = one_stdin(self.inputs)?;
         let exports = [&self.export_json, &self.export_csv, &self.export_markdown];
         if exports.iter().filter(|p| p.as_deref() == Some("-")).count() > 1 {
@@ -99,7 +94,7 @@ impl BenchArgs {
             layout: self.layout.layout(),
             threads,
             warmup: self.warmup,
-            min_time: std::time::Duration::from_secs_f64(self.min_time),
+            min_time,
             seed: self.seed,
             limit: if self.first { 1 } else { 2 },
             shard: parse_shard(self.shard.as_deref(), self.shard_count)?,
@@ -112,4 +107,24 @@ impl BenchArgs {
             },
         })
     }
+}
+
+/// `--min-time` as a duration: a finite number of seconds >= 0. `inf` and `nan` parse as
+/// numbers, and a finite value too large for a `Duration` (over about 5.8e11 years) would
+/// panic in `Duration::from_secs_f64`, so each gets a message of its own.
+///
+/// # Errors
+/// The value and what is expected, naming the flag.
+fn min_duration(secs: f64) -> Result<std::time::Duration, String> {
+    if !secs.is_finite() || secs < 0.0 {
+        return Err(format!(
+            "--min-time {secs}: expected a finite number of seconds >= 0"
+        ));
+    }
+    std::time::Duration::try_from_secs_f64(secs).map_err(|_| {
+        format!(
+            "--min-time {secs}: too long; give at most {} seconds",
+            u64::MAX
+        )
+    })
 }

@@ -72,9 +72,14 @@ pub fn same_file_outputs(outputs: &[(&str, Option<&String>)]) -> Result<(), Stri
 fn stdout_file() -> Option<std::fs::Metadata> {
     use std::os::fd::AsFd;
     use std::os::unix::fs::FileTypeExt;
-    let fd = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
-    let m = std::fs::File::from(fd).metadata().ok()?;
+    let m = stream_metadata(std::io::stdout().as_fd())?;
     (!m.file_type().is_char_device()).then_some(m)
+}
+
+/// The metadata (`fstat`) of the file behind a standard stream's descriptor.
+fn stream_metadata(fd: std::os::fd::BorrowedFd) -> Option<std::fs::Metadata> {
+    let fd = fd.try_clone_to_owned().ok()?;
+    std::fs::File::from(fd).metadata().ok()
 }
 
 fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
@@ -114,7 +119,8 @@ fn resolved(p: &str) -> std::path::PathBuf {
 }
 
 /// Refuses an empty path (see [`empty_path`]), then an output that is one of the inputs
-/// (the same file by device and inode, so `./in.txt`, a symlink or a hard link count too):
+/// (the same file by device and inode, so `./in.txt`, a symlink or a hard link count too,
+/// and `-` when standard input is that file, as in `canon - -o in.txt < in.txt`):
 /// renaming the output into place would replace the puzzles with the results.
 pub fn output_is_input(
     inputs: &[String],
@@ -122,6 +128,10 @@ pub fn output_is_input(
 ) -> Result<(), String> {
     empty_path(inputs, outputs)?;
     match input_written(inputs, outputs) {
+        Some((flag, out, "-")) => Err(format!(
+            "{flag} {out} is standard input (the file it reads): it would be overwritten; write \
+             the results elsewhere"
+        )),
         Some((flag, out, input)) => Err(format!(
             "{flag} {out} is the input {input}: it would be overwritten; write the results elsewhere"
         )),
@@ -146,23 +156,23 @@ pub fn empty_path(inputs: &[String], outputs: &[(&str, Option<&String>)]) -> Res
     }
 }
 
-/// The first output (flag, path) that is one of `inputs` (by device and inode), with that
-/// input as given.
+/// The first output (flag, path) that is one of `inputs` (regular files, by device and
+/// inode), with that input as given: `-` when standard input is redirected from that file.
 pub fn input_written<'a>(
     inputs: &'a [String],
     outputs: &[(&'a str, Option<&'a String>)],
 ) -> Option<(&'a str, &'a str, &'a str)> {
+    use std::os::fd::AsFd;
     use std::os::unix::fs::MetadataExt;
-    let id = |p: &str| {
-        std::fs::metadata(p)
-            .ok()
-            .filter(std::fs::Metadata::is_file)
-            .map(|m| (m.dev(), m.ino()))
+    let file_id = |m: std::fs::Metadata| m.is_file().then(|| (m.dev(), m.ino()));
+    let id = |p: &str| match p {
+        "-" => stream_metadata(std::io::stdin().as_fd()).and_then(file_id),
+        p => std::fs::metadata(p).ok().and_then(file_id),
     };
     outputs.iter().find_map(|&(flag, out)| {
-        let out = out?;
+        let out = out.filter(|o| *o != "-")?;
         let out_id = id(out)?;
-        let input = inputs.iter().find(|i| *i != "-" && id(i) == Some(out_id))?;
+        let input = inputs.iter().find(|i| id(i) == Some(out_id))?;
         Some((flag, out.as_str(), input.as_str()))
     })
 }

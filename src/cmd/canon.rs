@@ -116,7 +116,9 @@ where
             Forms::Rows(RowWriter::new(None, &cfg.output, Some("minlex"), &what)?)
         }
         Some(f) => Forms::Table(
-            table_writer(f, Target::create(&cfg.output)?, CANON_COLUMNS).context(what.clone())?,
+            Target::create(&cfg.output)
+                .and_then(|t| table_writer(f, t, CANON_COLUMNS))
+                .context(what.clone())?,
         ),
         None => Forms::Rows(RowWriter::new(
             inputs.layout(),

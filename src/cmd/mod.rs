@@ -139,7 +139,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::MergeReports(cfg) => {
             let merged = merge::merge_files(&cfg.inputs, cfg.partial)?;
-            crate::output::write_json(&cfg.output, &merged)?;
+            crate::output::write_json(&cfg.output, "merged report", &merged)?;
             eprintln!("sudoku-batch: {}", merged.summary(&cfg.output));
             Ok(ExitCode::SUCCESS)
         }

@@ -127,7 +127,7 @@ where
     // Only now, as `solve` and `canon` do: a missing input must not leave a header on
     // standard output.
     let what = cannot_write(&cfg.output, "overlap rows");
-    let mut out = csv::Writer::from_writer(Target::create(&cfg.output)?);
+    let mut out = csv::Writer::from_writer(Target::create(&cfg.output).context(what.clone())?);
     out.write_record([
         "test_input",
         "test_line",

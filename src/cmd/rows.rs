@@ -33,23 +33,22 @@ pub(crate) enum RowWriter {
 impl RowWriter {
     /// Opens `path` for the layout of the inputs (lines when there is none). `added`: the
     /// name of a column added to a CSV header (a lines output then carries only the added
-    /// value); `None` writes records as they are. `what` names the output in an error
-    /// ([`cannot_write`]).
+    /// value); `None` writes records as they are. `what`: the message of a failure to
+    /// write it ([`cannot_write`]).
     pub(crate) fn new(
         layout: Option<&Layout>,
         path: &str,
         added: Option<&str>,
         what: &str,
     ) -> Result<Self> {
-        let target = Target::create(path)?;
+        let target = Target::create(path).context(what.to_string())?;
         Ok(match layout {
             Some(l @ (Layout::Csv { .. } | Layout::Columns { .. })) => {
                 let mut w = csv::WriterBuilder::new().flexible(true).from_writer(target);
                 if let Some(h) = l.header() {
                     let mut names = h.to_vec();
                     names.extend(added.map(str::to_string));
-                    w.write_record(&names)
-                        .with_context(|| cannot_write(path, what))?;
+                    w.write_record(&names).context(what.to_string())?;
                 }
                 RowWriter::Csv {
                     w: Box::new(w),
@@ -119,7 +118,7 @@ pub(crate) fn side_csv(
 ) -> Result<Option<(csv::Writer<Target>, String)>> {
     path.map(|p| {
         let what = cannot_write(p, flag);
-        let mut w = csv::Writer::from_writer(Target::create(p)?);
+        let mut w = csv::Writer::from_writer(Target::create(p).context(what.clone())?);
         w.write_record(header).context(what.clone())?;
         Ok((w, what))
     })

@@ -13,8 +13,8 @@ use crate::grid::{Grid, ParseError};
 use crate::input::{Dataset, Layout, RawRecord, ReadOptions};
 use crate::output::table::{table_writer, TableFormat};
 use crate::output::{
-    cannot_write, commit_outputs, CsvWriter, LinesWriter, SolutionWriter, SolveTable, StatsWriter,
-    Target, SOLVE_COLUMNS, WRITEBACK_RECORDS,
+    cannot_write, commit_outputs, open_target, CsvWriter, LinesWriter, SolutionWriter, SolveTable,
+    StatsWriter, Target, SOLVE_COLUMNS, WRITEBACK_RECORDS,
 };
 use crate::record::SolvedRecord;
 use crate::report::{
@@ -213,11 +213,19 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         cannot_write(cfg.stats.as_deref().unwrap_or_default(), "--stats"),
     ];
     let stats = match &cfg.stats {
-        Some(p) => Some(StatsWriter::new(Target::create(p)?).context(what[1].clone())?),
+        Some(p) => Some(
+            Target::create(p)
+                .and_then(StatsWriter::new)
+                .context(what[1].clone())?,
+        ),
         None => None,
     };
     // Opened now, so an unwritable --report path fails before the work, not after it.
-    let report_out = cfg.report.as_deref().map(Target::create).transpose()?;
+    let report_out = cfg
+        .report
+        .as_deref()
+        .map(|p| open_target(p, "--report"))
+        .transpose()?;
     // The report names each input by its SHA-256, so `report merge` can tell shards of one
     // file from shards of another; without a report the hash is not worth its time.
     let options = ReadOptions {
@@ -284,7 +292,7 @@ fn open_solutions(
     what: &str,
 ) -> Result<Solutions> {
     let format = TableFormat::for_rows(output, format, matches!(layout, Layout::Lines { .. }));
-    let target = Target::create(output)?;
+    let target = Target::create(output).context(what.to_string())?;
     Ok(match (format, layout) {
         (Some(TableFormat::Txt), _) | (None, Layout::Lines { .. }) => {
             Solutions::Lines(LinesWriter::new(target))

@@ -19,7 +19,7 @@ use crate::engine::{self, Output, ReadConfig, Sink, Work};
 use crate::input::{Dataset, Layout, RawRecord, ReadOptions};
 use crate::output::rejects::{RejectRow, RejectsWriter};
 use crate::output::Target;
-use crate::output::{cannot_write, commit_outputs};
+use crate::output::{cannot_write, commit_outputs, open_target};
 use crate::report::{Header, InputInfo, Report};
 use crate::summary::{count, print_notes};
 use crate::verify::check::{check_record, Checked, FieldNames, Verdict};
@@ -50,11 +50,19 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
     let start = Instant::now();
     let pool = engine::worker_pool(cfg.read.threads)?;
     let rejects = match &cfg.rejects {
-        Some(p) => Some(RejectsWriter::new(Target::create(p)?).with_context(|| p.clone())?),
+        Some(p) => Some(
+            Target::create(p)
+                .and_then(RejectsWriter::new)
+                .with_context(|| cannot_write(p, "--rejects"))?,
+        ),
         None => None,
     };
     // Opened now, so an unwritable --report path fails before the work, not after it.
-    let report_out = cfg.report.as_deref().map(Target::create).transpose()?;
+    let report_out = cfg
+        .report
+        .as_deref()
+        .map(|p| open_target(p, "--report"))
+        .transpose()?;
     let options = ReadOptions {
         keep_text: true,
         hash: cfg.report.is_some(),

@@ -65,8 +65,9 @@ where
     // standard output.
     let inputs = Inputs::open(read, false)?;
     let what = cannot_write(&output.path, "rows");
-    let target = Target::create(&output.path)?;
-    let mut table = table_writer(output.format, target, columns).context(what.clone())?;
+    let mut table = Target::create(&output.path)
+        .and_then(|t| table_writer(output.format, t, columns))
+        .context(what.clone())?;
     let mut unsynced = 0;
     let run = inputs.run(work, |_, path, _, results| {
         for r in results {

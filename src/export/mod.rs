@@ -11,7 +11,7 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 use crate::bench::{BenchReport, Exports};
-use crate::output::{cannot_write, Target};
+use crate::output::{cannot_write, open_target, Target};
 
 pub use self::csv::CsvExporter;
 pub use self::json::JsonExporter;
@@ -44,7 +44,7 @@ pub fn open_all(exports: &Exports) -> Result<Opened> {
     let mut opened = Vec::new();
     for (flag, path, exporter) in wanted {
         if let Some(path) = path {
-            let t = Target::create(path).with_context(|| flag.to_string())?;
+            let t = open_target(path, flag)?;
             opened.push((flag, path.clone(), t, exporter));
         }
     }

@@ -3,7 +3,16 @@
 
 use anyhow::{Context, Result};
 
-use super::Target;
+use super::{cannot_write, Target};
+
+/// Opens the output at `path` ([`Target::create`]), an error reading
+/// `path: cannot write what: reason` ([`cannot_write`]).
+///
+/// # Errors
+/// When `path` is a directory or cannot be created.
+pub fn open_target(path: &str, what: &str) -> Result<Target> {
+    Target::create(path).with_context(|| cannot_write(path, what))
+}
 
 /// Makes every output durable, then renames each into place, naming the output (`what`)
 /// in an error: a sync error (a full or failing disk) comes before any rename, so it
@@ -42,10 +51,10 @@ pub fn commit_outputs<D: Send>(mut targets: Vec<(Target, String)>, release: D) -
 /// Writes `value` as pretty JSON to `path` (through a temporary renamed into place).
 ///
 /// # Errors
-/// When the file cannot be written; the message names it.
-pub fn write_json<T: serde::Serialize>(path: &str, value: &T) -> Result<()> {
-    let mut t = Target::create(path)?;
-    t.write_json(value)
-        .and_then(|()| t.commit())
-        .with_context(|| format!("{path}: cannot write"))
+/// When the file cannot be written; the message reads `path: cannot write what: reason`
+/// ([`cannot_write`]).
+pub fn write_json<T: serde::Serialize>(path: &str, what: &str, value: &T) -> Result<()> {
+    Target::create(path)
+        .and_then(|mut t| t.write_json(value).and_then(|()| t.commit()))
+        .with_context(|| cannot_write(path, what))
 }

@@ -14,7 +14,7 @@ pub mod rejects;
 mod solve_table;
 pub mod table;
 
-pub use commit::{commit_outputs, write_json};
+pub use commit::{commit_outputs, open_target, write_json};
 pub(crate) use csv_out::fit_row;
 pub use csv_out::CsvWriter;
 pub use lines::LinesWriter;
@@ -66,8 +66,10 @@ impl Target {
     /// Opens `path` (`-` = stdout) for writing.
     ///
     /// # Errors
-    /// When the temporary file cannot be created beside `path` (missing or read-only
-    /// directory); the message names the path.
+    /// When `path` is a directory, or the temporary file cannot be created beside it
+    /// (missing or read-only directory, a parent that is a file). Like every error of a
+    /// `Target`, the message gives only the reason: the caller puts the path and what it
+    /// writes in front ([`cannot_write`]), so the path is named once.
     pub fn create(path: &str) -> io::Result<Target> {
         if path == "-" {
             return Ok(Target::Stdout(BufWriter::with_capacity(
@@ -76,7 +78,10 @@ impl Target {
             )));
         }
         if Path::new(path).is_dir() {
-            return Err(io::Error::other(format!("{path}: is a directory")));
+            return Err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                "is a directory",
+            ));
         }
         match std::fs::symlink_metadata(path) {
             // A device, FIFO, socket or symlink (`/dev/stdout`, `/dev/null`, a named pipe, a
@@ -87,8 +92,7 @@ impl Target {
                     .write(true)
                     .create(true)
                     .truncate(true)
-                    .open(path)
-                    .map_err(|e| named(Path::new(path), e))?;
+                    .open(path)?;
                 return Ok(Target::Device(BufWriter::with_capacity(1 << 16, f)));
             }
             _ => {}
@@ -103,15 +107,12 @@ impl Target {
         if let Some(perms) = output_permissions(&target) {
             builder.permissions(perms);
         }
-        let tmp = builder.tempfile_in(dir).map_err(|e| {
-            // tempfile's message names its own temporary; the user named `path`.
-            io::Error::new(
-                e.kind(),
-                format!("{path}: cannot write here: {}", os_reason(&e)),
-            )
-        })?;
-        // Written through the plain file, so an error names the target (see `named`), not
-        // the temporary as tempfile's own writer would.
+        let tmp = builder
+            .tempfile_in(dir)
+            // tempfile's message names its own temporary, which means nothing to the user.
+            .map_err(|e| io::Error::new(e.kind(), os_reason(&e)))?;
+        // Written through the plain file, so an error does not name the temporary, as
+        // tempfile's own writer's would.
         let (file, tmp) = tmp.into_parts();
         Ok(Target::File {
             out: BufWriter::with_capacity(1 << 16, file),
@@ -153,14 +154,14 @@ impl Target {
     /// the run before any output is committed.
     ///
     /// # Errors
-    /// A write, flush or sync error, naming the path.
+    /// A write, flush or sync error (the reason only, as [`Target::create`]'s).
     pub fn sync(&mut self) -> io::Result<()> {
         match self {
             Target::Stdout(w) => w.flush(),
             Target::Device(w) => w.flush(),
-            Target::File { out, path, .. } => {
-                out.flush().map_err(|e| named(path, e))?;
-                out.get_ref().sync_data().map_err(|e| named(path, e))
+            Target::File { out, .. } => {
+                out.flush()?;
+                out.get_ref().sync_data()
             }
         }
     }
@@ -168,20 +169,20 @@ impl Target {
     /// Flushes and, for a file, syncs the temporary and renames it over the target.
     ///
     /// # Errors
-    /// A write, flush, sync or rename error, naming the path.
+    /// A write, flush, sync or rename error (the reason only, as [`Target::create`]'s).
     pub fn commit(mut self) -> io::Result<()> {
         self.sync()?;
         match self {
             Target::Stdout(_) | Target::Device(_) => Ok(()),
             Target::File { out, tmp, path } => {
-                let file = out.into_inner().map_err(|e| named(&path, e.into_error()))?;
+                let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
                 drop(file);
                 // The file being replaced is held open across the rename, so the rename
                 // (under the directory's lock) does not free it; it is freed when
                 // `replaced` is dropped, which lets several commits free their old files
                 // side by side (`commit_outputs`).
                 let replaced = std::fs::File::open(&path).ok();
-                tmp.persist(&path).map_err(|e| named(&path, e.error))?;
+                tmp.persist(&path).map_err(|e| e.error)?;
                 drop(replaced);
                 Ok(())
             }
@@ -209,37 +210,33 @@ impl Write for Target {
         match self {
             Target::Stdout(w) => w.write(buf),
             Target::Device(w) => w.write(buf),
-            Target::File { out, path, .. } => out.write(buf).map_err(|e| named(path, e)),
+            Target::File { out, .. } => out.write(buf),
         }
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match self {
             Target::Stdout(w) => w.write_all(buf),
             Target::Device(w) => w.write_all(buf),
-            Target::File { out, path, .. } => out.write_all(buf).map_err(|e| named(path, e)),
+            Target::File { out, .. } => out.write_all(buf),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Target::Stdout(w) => w.flush(),
             Target::Device(w) => w.flush(),
-            Target::File { out, path, .. } => out.flush().map_err(|e| named(path, e)),
+            Target::File { out, .. } => out.flush(),
         }
     }
 }
 
 /// The context of an error writing the output at `path`: `path: cannot write what` (`what`:
-/// `solutions`, `--stats`, ...), standard output (`-`) named as such. Every output's write,
-/// flush and commit errors carry it, so a full disk names the file it filled.
+/// `solutions`, `--stats`, ...), standard output (`-`) named as such. Every output's
+/// create, write, flush and commit errors carry it, so a full disk names the file it
+/// filled; it is the only place the path is named (a [`Target`]'s own errors give the
+/// reason alone), so a message reads `path: cannot write what: reason` once.
 pub fn cannot_write(path: &str, what: &str) -> String {
     let path = if path == "-" { "standard output" } else { path };
     format!("{path}: cannot write {what}")
-}
-
-/// `e` with the output's path in front (an output file is written through a temporary
-/// beside it, whose name means nothing to the user).
-fn named(path: &Path, e: io::Error) -> io::Error {
-    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
 
 /// Why the temporary could not be created, in the operating system's words for the common
@@ -498,6 +495,59 @@ mod tests {
             .file_type()
             .is_symlink());
         assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
+    }
+
+    /// A `Target`'s errors give the reason alone and the caller's [`cannot_write`] names
+    /// the path, so a message names it once, not `out.csv: cannot write solutions: out.csv:
+    /// No space left on device` as it did. Each failure here fails for root too.
+    #[test]
+    fn errors_name_the_path_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain");
+        std::fs::write(&plain, "x").unwrap();
+        let in_context = |e: io::Error, p: &str| {
+            format!(
+                "{:#}",
+                anyhow::Error::new(e).context(cannot_write(p, "solutions"))
+            )
+        };
+        // Creating: a parent that is a regular file, and a directory as the target.
+        let under_file = plain.join("out.csv");
+        let p = under_file.to_str().unwrap();
+        let e = Target::create(p).err().unwrap();
+        assert_eq!(
+            in_context(e, p),
+            format!("{p}: cannot write solutions: Not a directory")
+        );
+        let p = dir.path().to_str().unwrap();
+        let e = Target::create(p).err().unwrap();
+        assert_eq!(
+            in_context(e, p),
+            format!("{p}: cannot write solutions: is a directory")
+        );
+        // Writing: a temporary whose descriptor refuses writes (opened read-only).
+        let out = dir.path().join("out.csv");
+        let p = out.to_str().unwrap();
+        let (_, tmp) = tempfile::NamedTempFile::new_in(dir.path())
+            .unwrap()
+            .into_parts();
+        let read_only = std::fs::File::open(&tmp).unwrap();
+        let mut t = Target::File {
+            out: BufWriter::new(read_only),
+            tmp,
+            path: out.clone(),
+        };
+        t.write_all(b"123456789\n").unwrap();
+        let msg = in_context(t.flush().unwrap_err(), p);
+        assert!(
+            msg.starts_with(&format!("{p}: cannot write solutions: ")),
+            "{msg}"
+        );
+        let dir_name = dir.path().to_str().unwrap();
+        assert_eq!(msg.matches(dir_name).count(), 1, "path named once: {msg}");
+        let msg = in_context(t.commit().unwrap_err(), p);
+        assert_eq!(msg.matches(dir_name).count(), 1, "path named once: {msg}");
+        assert!(!out.exists(), "a failed commit renames nothing");
     }
 
     #[test]
