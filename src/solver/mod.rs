@@ -1,6 +1,6 @@
 //! The fast solver: band-oriented bitboard propagation (box/line interactions and singles,
 //! see `state.rs`), then depth-first guesses on a two-candidate cell (when there are few,
-//! or once the puzzle has made [`SCORE_ALL_AFTER_GUESSES`] guesses, the one with the most
+//! or once the puzzle has made `SCORE_ALL_AFTER_GUESSES` guesses, the one with the most
 //! unfixed peers), counting solutions up to a limit. Candidates are tried in ascending
 //! digit order; the last one of a cell is placed in the parent state without a copy.
 //!
