@@ -533,7 +533,7 @@ fn capped_counts_and_kinds_of_invalid_are_reported() {
 }
 
 /// The output's extension picks the format (issue 13): a `.csv` name on a lines input gets
-/// the table `record,line,puzzle,solution,status`, and a `.txt` name on a CSV input gets one
+/// the table `record,input,line,puzzle,solution,status`, and a `.txt` name on a CSV input gets one
 /// solution line per record, not the CSV with its input columns.
 #[test]
 fn output_extension_picks_the_format_across_layouts() {
@@ -547,14 +547,18 @@ fn output_extension_picks_the_format_across_layouts() {
     let puzzles = data_lines(&fs::read_to_string(SAMPLE).unwrap());
     let text = fs::read_to_string(&table).unwrap();
     let mut rows = text.lines();
-    assert_eq!(rows.next(), Some("record,line,puzzle,solution,status"));
+    assert_eq!(
+        rows.next(),
+        Some("record,input,line,puzzle,solution,status")
+    );
     let rows: Vec<Vec<&str>> = rows.map(|r| r.split(',').collect()).collect();
     assert_eq!(rows.len(), puzzles.len());
     for (i, (row, (line, p))) in rows.iter().zip(&puzzles).enumerate() {
-        assert_eq!(row[..2], [i.to_string(), line.to_string()], "record {i}");
-        assert_eq!(cells(row[2]), cells(p), "record {i}");
-        assert_solves(p, row[3], &format!("sample line {line}"));
-        assert_eq!(row[4], "solved");
+        let key = [i.to_string(), SAMPLE.to_string(), line.to_string()];
+        assert_eq!(row[..3], key, "record {i}");
+        assert_eq!(cells(row[3]), cells(p), "record {i}");
+        assert_solves(p, row[4], &format!("sample line {line}"));
+        assert_eq!(row[5], "solved");
     }
 
     let lines = dir.path().join("solutions.txt");

@@ -33,6 +33,7 @@ fn csv_to_jsonl_to_csv_keeps_every_row() {
         rdr.headers().unwrap(),
         vec![
             "record",
+            "input",
             "line",
             "puzzle",
             "solution",
@@ -42,9 +43,9 @@ fn csv_to_jsonl_to_csv_keeps_every_row() {
         ]
     );
     let rows = assert_solved_again(&p("again.csv"), "the JSON Lines");
-    assert_eq!(&rows[0][5], S);
-    assert_solves(P, &rows[0][5], "record 0 read from JSON Lines");
-    assert_eq!(cells(&rows[0][2]), cells(P));
+    assert_eq!(&rows[0][6], S);
+    assert_solves(P, &rows[0][6], "record 0 read from JSON Lines");
+    assert_eq!(cells(&rows[0][3]), cells(P));
 }
 
 #[test]
@@ -180,7 +181,7 @@ fn canon_writes_tables_through_the_shared_writers() {
     let forms = std::fs::read_to_string(s("forms.txt")).unwrap();
     let forms: Vec<&str> = forms.lines().collect();
     assert_eq!(forms.len(), 5);
-    // .jsonl by the extension: record,line,puzzle,minlex,automorphisms,status.
+    // .jsonl by the extension: record,input,line,puzzle,minlex,automorphisms,status.
     run(&["canon", &input, "-o", &s("c.jsonl")]);
     let rows: Vec<serde_json::Value> = std::fs::read_to_string(s("c.jsonl"))
         .unwrap()
@@ -190,6 +191,7 @@ fn canon_writes_tables_through_the_shared_writers() {
     assert_eq!(rows.len(), 5);
     for (i, (r, form)) in rows.iter().zip(&forms).enumerate() {
         assert_eq!(r["record"], i as u64);
+        assert_eq!(r["input"], input.as_str(), "row {i}");
         if *form == "invalid" {
             assert_eq!(r["status"], "invalid", "row {i}");
             assert!(r["minlex"].is_null() && r["automorphisms"].is_null());

@@ -17,15 +17,15 @@ pub struct CanonArgs {
     /// Write the forms here (`-`: standard output): a line each, `invalid` for a record that
     /// is not a puzzle; a CSV input gives its columns plus `minlex`; a .jsonl, .npz or
     /// .parquet name (.csv on a lines input) writes the table
-    /// record,line,puzzle,minlex,automorphisms,status; .txt always gives the lines.
+    /// record,input,line,puzzle,minlex,automorphisms,status; .txt always gives the lines.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: String,
-    /// csv, jsonl, npz, parquet: the table record,line,puzzle,minlex,automorphisms,status in
+    /// csv, jsonl, npz, parquet: the table record,input,line,puzzle,minlex,automorphisms,status in
     /// that format; txt: a form per line [default: by the extension of -o (.csv on a lines
     /// input gives the table, .txt on a CSV input the lines), else by the inputs' layout].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub output_format: Option<TableFormatArg>,
-    /// Write per-record stats CSV: record,line,status,clues,automorphisms,error.
+    /// Write per-record stats CSV: record,input,line,status,clues,automorphisms,error.
     #[arg(long, value_name = "FILE")]
     pub stats: Option<String>,
 }

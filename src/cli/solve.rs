@@ -18,7 +18,7 @@ pub struct SolveArgs {
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: String,
     /// txt: a solution (or status word) per line; csv: a CSV input's columns plus
-    /// solution,status, for a lines input the table record,line,puzzle,solution,status;
+    /// solution,status, for a lines input the table record,input,line,puzzle,solution,status;
     /// jsonl, npz, parquet: that table [default: by the extension of -o (.csv on a lines
     /// input gives the table, .txt on a CSV input the lines), else by the inputs' layout].
     #[arg(long, value_enum, value_name = "FORMAT")]

@@ -5,8 +5,8 @@
 //! parse error or clashing givens). A CSV input gives every input column plus `minlex`
 //! (also `invalid` there). A table output (`.jsonl`, `.npz`, `.parquet`, a `.csv` name on a
 //! lines input, or `--output-format csv|jsonl|npz|parquet`) gives [`CANON_COLUMNS`] through
-//! the writers `solve`, `augment` and `rate` use. `--stats` writes `record,line,status,clues,automorphisms,error`
-//! per record.
+//! the writers `solve`, `augment` and `rate` use. `--stats` writes
+//! `record,input,line,status,clues,automorphisms,error` per record.
 
 use crate::summary::count;
 use anyhow::{Context, Result};
@@ -16,21 +16,19 @@ use crate::canon::{canonical, Canonical};
 use crate::engine::{Inputs, ReadConfig};
 use crate::grid::ParseError;
 use crate::input::{Layout, RawRecord};
-use crate::output::table::{table_writer, Column, Kind, TableFormat, TableWriter, Value};
+use crate::output::table::{
+    table_writer, Column, Kind, TableFormat, TableWriter, Value, INPUT, LINE, RECORD,
+};
 use crate::output::{cannot_write, Target};
 
-/// The columns of a table output: 0-based record, 1-based line, the puzzle as read, its
+/// The columns of a table output: 0-based record over the run, the input's path as given
+/// (`-` for standard input), 1-based line in that input, the puzzle as read, its
 /// minlex form (empty or null for an invalid record), its automorphisms (the isomorphisms
 /// that map it onto itself, 1 for most puzzles) and `ok` or `invalid`.
 pub const CANON_COLUMNS: &[Column] = &[
-    Column {
-        name: "record",
-        kind: Kind::Int,
-    },
-    Column {
-        name: "line",
-        kind: Kind::Int,
-    },
+    RECORD,
+    INPUT,
+    LINE,
     Column {
         name: "puzzle",
         kind: Kind::Grid,
@@ -99,6 +97,7 @@ where
 {
     let header = [
         "record",
+        "input",
         "line",
         "status",
         "clues",
@@ -128,13 +127,13 @@ where
         )?),
     };
     let mut sum = CanonSummary::default();
-    let run = inputs.run(work, |_, _, raws, results| {
+    let run = inputs.run(work, |_, path, raws, results| {
         for (raw, res) in raws.iter().zip(results) {
-            out.write(raw, res).context(what.clone())?;
+            out.write(path, raw, res).context(what.clone())?;
             sum.records += 1;
             sum.invalid += u64::from(res.is_err());
             if let Some((s, what)) = &mut stats {
-                write_stats(s, raw, res).context(what.clone())?;
+                write_stats(s, path, raw, res).context(what.clone())?;
             }
         }
         Ok(())
@@ -165,7 +164,13 @@ enum Forms {
 }
 
 impl Forms {
-    fn write(&mut self, raw: &RawRecord, res: &Result<Canonical, ParseError>) -> Result<()> {
+    /// Writes the form of `raw`, a record of the input at `input` (the path as given).
+    fn write(
+        &mut self,
+        input: &str,
+        raw: &RawRecord,
+        res: &Result<Canonical, ParseError>,
+    ) -> Result<()> {
         match self {
             Forms::Rows(w) => {
                 let form = res
@@ -175,6 +180,7 @@ impl Forms {
             }
             Forms::Table(t) => Ok(t.write_row(&[
                 Value::Int(raw.record),
+                Value::Text(input),
                 Value::Int(raw.line),
                 raw.puzzle.as_ref().map_or(Value::Null, Value::Grid),
                 res.as_ref().map_or(Value::Null, |c| Value::Grid(&c.form)),
@@ -193,8 +199,10 @@ impl Forms {
     }
 }
 
+/// Writes the `--stats` row of `raw`, a record of the input at `input` (the path as given).
 fn write_stats(
     w: &mut csv::Writer<Target>,
+    input: &str,
     raw: &RawRecord,
     res: &Result<Canonical, ParseError>,
 ) -> csv::Result<()> {
@@ -209,6 +217,7 @@ fn write_stats(
     };
     w.write_record([
         &raw.record.to_string(),
+        input,
         &raw.line.to_string(),
         status,
         &clues,

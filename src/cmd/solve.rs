@@ -166,7 +166,8 @@ impl Sink for Collector {
             .expect("the solutions writer is opened before any record")
             .writer();
         for (raw, res) in raws.iter().zip(results) {
-            w.write(raw, res).with_context(|| self.what[0].clone())?;
+            w.write(&self.path, raw, res)
+                .with_context(|| self.what[0].clone())?;
             if let Some(s) = &mut self.stats {
                 s.write(&self.path, res)
                     .with_context(|| self.what[1].clone())?;

@@ -21,24 +21,15 @@ use crate::engine::{FromPanic, ReadConfig};
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
 use crate::isomorph::Isomorph;
-use crate::output::table::{Column, Kind, TableWriter, Value};
+use crate::output::table::{Column, Kind, TableWriter, Value, INPUT, LINE, RECORD};
 use crate::report::{Status, StatusCounts};
 use crate::solver;
 
 /// The output columns; see the README's `rate` section for each.
 pub const COLUMNS: &[Column] = &[
-    Column {
-        name: "record",
-        kind: Kind::Int,
-    },
-    Column {
-        name: "input",
-        kind: Kind::Text,
-    },
-    Column {
-        name: "line",
-        kind: Kind::Int,
-    },
+    RECORD,
+    INPUT,
+    LINE,
     Column {
         name: "clues",
         kind: Kind::Int,

@@ -89,7 +89,7 @@ pub(crate) fn fit_row(
 }
 
 impl SolutionWriter for CsvWriter {
-    fn write(&mut self, raw: &RawRecord, res: &SolvedRecord) -> io::Result<()> {
+    fn write(&mut self, _: &str, raw: &RawRecord, res: &SolvedRecord) -> io::Result<()> {
         self.row.clear();
         if let Some(fields) = &raw.fields {
             // Its error in --stats gives the field count a ragged row had.

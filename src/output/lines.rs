@@ -29,7 +29,7 @@ impl LinesWriter {
 }
 
 impl SolutionWriter for LinesWriter {
-    fn write(&mut self, _raw: &RawRecord, res: &SolvedRecord) -> io::Result<()> {
+    fn write(&mut self, _: &str, _raw: &RawRecord, res: &SolvedRecord) -> io::Result<()> {
         match &res.solution {
             Some(g) if res.status == Status::Solved => {
                 let mut line = [b'\n'; 82];

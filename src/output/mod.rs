@@ -33,11 +33,12 @@ pub const WRITEBACK_RECORDS: usize = 8 * 1024;
 
 /// Writes one result per record, in input order.
 pub trait SolutionWriter {
-    /// Writes the result of `raw`.
+    /// Writes the result of `raw`, a record of the input at `input` (the path as given, `-`
+    /// for standard input).
     ///
     /// # Errors
     /// Any I/O error of the underlying writer.
-    fn write(&mut self, raw: &RawRecord, res: &SolvedRecord) -> io::Result<()>;
+    fn write(&mut self, input: &str, raw: &RawRecord, res: &SolvedRecord) -> io::Result<()>;
     /// Starts writing what is written so far to disk ([`Target::start_writeback`]).
     fn start_writeback(&self);
 }

@@ -1,25 +1,21 @@
 //! `solve` written as a table (`.jsonl`, `.npz`, or `--output-format`): one row per record,
-//! `record,line,puzzle,solution,status`, whatever the input's layout (issue 13).
+//! `record,input,line,puzzle,solution,status`, whatever the input's layout (issue 13).
 
 use std::io;
 
-use super::table::{Column, Kind, TableWriter, Value};
+use super::table::{Column, Kind, TableWriter, Value, INPUT, LINE, RECORD};
 use super::{SolutionWriter, Target};
 use crate::input::RawRecord;
 use crate::record::SolvedRecord;
 
-/// The columns: 0-based record, 1-based line, the puzzle as read (empty when it is not a
+/// The columns: 0-based record over the run, the input's path as given (`-` for standard
+/// input), 1-based line in that input, the puzzle as read (empty when it is not a
 /// puzzle), the first solution found (empty when there is none; for `multiple` one of
 /// several, as in CSV output) and the status word.
 pub const SOLVE_COLUMNS: &[Column] = &[
-    Column {
-        name: "record",
-        kind: Kind::Int,
-    },
-    Column {
-        name: "line",
-        kind: Kind::Int,
-    },
+    RECORD,
+    INPUT,
+    LINE,
     Column {
         name: "puzzle",
         kind: Kind::Grid,
@@ -53,9 +49,10 @@ impl SolveTable {
 }
 
 impl SolutionWriter for SolveTable {
-    fn write(&mut self, raw: &RawRecord, res: &SolvedRecord) -> io::Result<()> {
+    fn write(&mut self, input: &str, raw: &RawRecord, res: &SolvedRecord) -> io::Result<()> {
         self.0.write_row(&[
             Value::Int(res.record),
+            Value::Text(input),
             Value::Int(res.line),
             raw.puzzle.as_ref().map_or(Value::Null, Value::Grid),
             res.solution.as_ref().map_or(Value::Null, Value::Grid),

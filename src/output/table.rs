@@ -34,6 +34,27 @@ pub struct Column {
     pub kind: Kind,
 }
 
+/// The key that every per-record table opens with, in this order: [`RECORD`], [`INPUT`],
+/// [`LINE`] (`record,input,line`, as `solve --stats` and `verify --rejects` write them), so a
+/// row of a run over several inputs names the file it came from.
+pub const RECORD: Column = Column {
+    name: "record",
+    kind: Kind::Int,
+};
+
+/// The input a record was read from: its path as given, `-` for standard input (see
+/// [`RECORD`]).
+pub const INPUT: Column = Column {
+    name: "input",
+    kind: Kind::Text,
+};
+
+/// 1-based line of the record in its input (see [`RECORD`]).
+pub const LINE: Column = Column {
+    name: "line",
+    kind: Kind::Int,
+};
+
 /// One cell of a row, of its column's [`Kind`], or [`Value::Null`] for a missing value
 /// (an empty CSV field, JSON `null`).
 #[derive(Clone, Copy, Debug)]

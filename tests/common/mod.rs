@@ -203,19 +203,21 @@ pub fn assert_round_trip(dir: &Path, ext: &str) -> String {
 }
 
 /// Reads `path`: the CSV of `solve` run again on the table that [`assert_round_trip`] wrote
-/// (`record,line,puzzle,solution,status`, then the added solution and status). Checks that
-/// every row came back in order with its record number, the statuses of [`mixed_input`],
+/// (`record,input,line,puzzle,solution,status`, then the added solution and status). Checks
+/// that every row came back in order with its record number and its input (`in.txt`, as
+/// [`mixed_input`] names it), the statuses of [`mixed_input`],
 /// and the same status and solution as the first run (`from`: the table's format, for
 /// messages). Returns the rows.
 pub fn assert_solved_again(path: &Path, from: &str) -> Vec<csv::StringRecord> {
     let mut rdr = csv::Reader::from_path(path).unwrap();
     let rows: Vec<csv::StringRecord> = rdr.records().map(Result::unwrap).collect();
-    let status: Vec<&str> = rows.iter().map(|r| &r[6]).collect();
+    let status: Vec<&str> = rows.iter().map(|r| &r[7]).collect();
     assert_statuses(&status);
     for (i, r) in rows.iter().enumerate() {
         assert_eq!(r[0], i.to_string(), "record numbers kept");
-        assert_eq!(&r[4], &r[6], "row {i}: the same status from {from}");
-        assert_eq!(&r[3], &r[5], "row {i}: the same solution from {from}");
+        assert!(r[1].ends_with("in.txt"), "row {i}: input {:?}", &r[1]);
+        assert_eq!(&r[5], &r[7], "row {i}: the same status from {from}");
+        assert_eq!(&r[4], &r[6], "row {i}: the same solution from {from}");
     }
     rows
 }
