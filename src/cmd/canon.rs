@@ -16,7 +16,9 @@ use crate::canon::{canonical, Canonical};
 use crate::engine::{Inputs, ReadConfig};
 use crate::grid::ParseError;
 use crate::input::{Layout, RawRecord};
-use crate::output::table::{table_writer, Column, Kind, TableFormat, TableWriter, Value};
+use crate::output::table::{
+    table_writer, Column, Kind, ParquetCompression, TableFormat, TableWriter, Value,
+};
 use crate::output::{cannot_write, Target};
 
 /// The columns of a table output: 0-based record, 1-based line, the puzzle as read, its
@@ -60,6 +62,8 @@ pub struct CanonConfig {
     /// extension, except `txt`: the lines output (a form or `invalid` a line). `None`: as
     /// [`TableFormat::for_rows`] picks from the extension, else the input's layout.
     pub output_format: Option<TableFormat>,
+    /// `--parquet-compression`: how a Parquet output's pages are compressed.
+    pub parquet_compression: ParquetCompression,
     /// Per-record stats CSV path, if wanted.
     pub stats: Option<String>,
 }
@@ -117,7 +121,7 @@ where
         }
         Some(f) => Forms::Table(
             Target::create(&cfg.output)
-                .and_then(|t| table_writer(f, t, CANON_COLUMNS))
+                .and_then(|t| table_writer(f, t, CANON_COLUMNS, cfg.parquet_compression))
                 .context(what.clone())?,
         ),
         None => Forms::Rows(RowWriter::new(
