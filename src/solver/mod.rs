@@ -1,7 +1,8 @@
 //! The fast solver: band-oriented bitboard propagation (box/line interactions and singles,
 //! see `state.rs`), then depth-first guesses on a two-candidate cell (when there are few,
-//! the one with the most unfixed peers), counting solutions up to a limit. Candidates are tried in ascending digit
-//! order; the last one of a cell is placed in the parent state without a copy.
+//! or once the puzzle has made `SCORE_ALL_AFTER_GUESSES` guesses, the one with the most
+//! unfixed peers), counting solutions up to a limit. Candidates are tried in ascending
+//! digit order; the last one of a cell is placed in the parent state without a copy.
 //!
 //! Everything lives on the stack: a `state::State` is `Copy` and each guess works on a
 //! copy, so solving allocates nothing on the heap and is safe to run on any rayon worker.
@@ -30,6 +31,14 @@ pub struct Solution {
     /// already ruled out. [`Grid::conflicts`] names the clash.
     pub givens_clash: bool,
 }
+
+/// After this many guesses in one puzzle, [`State::propagate`] scores every two-candidate
+/// cell for the branch, not only when there are at most [`state::BUSIEST_MAX_PAIRS`]. A
+/// search that got this far is a hard one, where the better branch pays for the scoring
+/// (forum_hardest: 63.7 to 55.3 guesses per puzzle, 1.03x faster in both modes);
+/// serg_benchmark's puzzles (6.5 guesses, 2.4 µs each) mostly end before it and stay level
+/// (BENCHMARKS.md, issue 14, fourth round).
+const SCORE_ALL_AFTER_GUESSES: u32 = 8;
 
 struct Search {
     limit: u32,
@@ -73,10 +82,15 @@ impl Search {
     /// Returns `true` once the limit is reached.
     fn explore(&mut self, state: &mut State, mut root: bool) -> bool {
         loop {
-            let settled = if root {
-                state.propagate::<true>()
+            let max_pairs = if self.guesses >= SCORE_ALL_AFTER_GUESSES {
+                u32::MAX
             } else {
-                state.propagate::<false>()
+                state::BUSIEST_MAX_PAIRS
+            };
+            let settled = if root {
+                state.propagate::<true>(max_pairs)
+            } else {
+                state.propagate::<false>(max_pairs)
             };
             root = false;
             let cell = match settled {

@@ -224,7 +224,8 @@ impl State {
 
     /// Propagates to a fixpoint. Returns `None` when the grid is solved, else a cell to branch
     /// on: a two-candidate cell when there is one ([`State::busiest_pair`] when there are
-    /// at most [`BUSIEST_MAX_PAIRS`], else [`first_pair`]), else see [`State::fewest`].
+    /// at most `max_pairs`, else [`first_pair`]; the search passes [`BUSIEST_MAX_PAIRS`]
+    /// until a puzzle has made a few guesses, then `u32::MAX`), else see [`State::fewest`].
     ///
     /// `SPREAD` picks how changed boards are found. `true`: a mask of all changed boards,
     /// built without branches, then walked bit by bit; best when many boards change at
@@ -232,7 +233,10 @@ impl State {
     /// it cut the end-to-end CPU time by 9%). `false`: one branch per board in a fixed
     /// order; best after a guess, when few boards change and the branches predict well
     /// (the mask made serg_benchmark, 6.5 guesses per puzzle, 6-14% slower).
-    pub(crate) fn propagate<const SPREAD: bool>(&mut self) -> Result<Option<Cell>, Contradiction> {
+    pub(crate) fn propagate<const SPREAD: bool>(
+        &mut self,
+        max_pairs: u32,
+    ) -> Result<Option<Cell>, Contradiction> {
         loop {
             if SPREAD {
                 self.settle_by_mask()?;
@@ -272,7 +276,7 @@ impl State {
             }
             if !placed {
                 let total = pairs[0].count_ones() + pairs[1].count_ones() + pairs[2].count_ones();
-                let pair = if total <= BUSIEST_MAX_PAIRS {
+                let pair = if total <= max_pairs {
                     self.busiest_pair(pairs)
                 } else {
                     first_pair(pairs)
@@ -371,7 +375,7 @@ impl State {
 /// instructions per cell, and with many pairs the cheap choice does about as well:
 /// with no limit, serg_benchmark ran 15% slower; with 12, 4-6%
 /// slower; with 8, as fast as before (BENCHMARKS.md, issue 14).
-const BUSIEST_MAX_PAIRS: u32 = 8;
+pub(crate) const BUSIEST_MAX_PAIRS: u32 = 8;
 
 /// The first two-candidate cell of the band with the most of them (`pairs[b]`: band `b`'s).
 #[inline]
@@ -413,13 +417,33 @@ mod tests {
 
     /// Walks down the first candidate of every branch and checks each branch cell against
     /// a plain count over the 81 cells: a two-candidate cell when there is one, and with at
-    /// most `BUSIEST_MAX_PAIRS` of them, one with the most unfixed peers.
+    /// most `max_pairs` of them, one with the most unfixed peers. Run with the search's two
+    /// limits: [`BUSIEST_MAX_PAIRS`] and every pair (`u32::MAX`).
     #[test]
     fn branches_on_the_pair_cell_with_most_unfixed_peers() {
-        let mut scored = 0;
+        for max_pairs in [BUSIEST_MAX_PAIRS, u32::MAX] {
+            let (scored, many) = walk_first_candidates(max_pairs);
+            assert!(
+                scored >= 4,
+                "{max_pairs}: only {scored} scored branch points"
+            );
+            if max_pairs == u32::MAX {
+                // Some stalls have more pairs than the cap: those are scored too.
+                assert!(
+                    many >= 1,
+                    "no stall with more than {BUSIEST_MAX_PAIRS} pairs"
+                );
+            }
+        }
+    }
+
+    /// The walk of the test above; returns the branch points checked against the score,
+    /// and how many of them had more than [`BUSIEST_MAX_PAIRS`] pairs.
+    fn walk_first_candidates(max_pairs: u32) -> (usize, usize) {
+        let (mut scored, mut many) = (0, 0);
         for line in HARD {
             let mut s = State::from_givens(&parse_cells(line.as_bytes()).unwrap().0).unwrap();
-            let mut next = s.propagate::<true>();
+            let mut next = s.propagate::<true>(max_pairs);
             while let Ok(Some(cell)) = next {
                 let at = |q: usize| Cell {
                     band: q / 27,
@@ -431,16 +455,19 @@ mod tests {
                     .collect();
                 let p = 27 * cell.band + cell.bit as usize;
                 assert!(pairs.is_empty() || pairs.contains(&p), "{line}: {p}");
-                if !pairs.is_empty() && pairs.len() <= BUSIEST_MAX_PAIRS as usize {
+                if !pairs.is_empty() && pairs.len() <= max_pairs as usize {
                     let score = |q: usize| (0..81).filter(|&r| peers(q, r) && unfixed(r)).count();
                     let best = pairs.iter().map(|&q| score(q)).max().unwrap();
                     assert_eq!(score(p), best, "{line}: {p} among {pairs:?}");
                     scored += 1;
+                    many += usize::from(pairs.len() > BUSIEST_MAX_PAIRS as usize);
                 }
                 let d = s.digits(cell).trailing_zeros() as usize;
-                next = s.assign(d, cell).and_then(|()| s.propagate::<false>());
+                next = s
+                    .assign(d, cell)
+                    .and_then(|()| s.propagate::<false>(max_pairs));
             }
         }
-        assert!(scored >= 4, "only {scored} scored branch points");
+        (scored, many)
     }
 }
