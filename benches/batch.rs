@@ -52,6 +52,7 @@ fn config(path: &Path) -> SolveConfig {
         limit: 2,
         output: "/dev/null".into(),
         output_format: None,
+        parquet_compression: Default::default(),
         stats: None,
         report: None,
     }

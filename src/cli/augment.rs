@@ -6,7 +6,7 @@ use sudoku_batch::dataset::augment::{AugmentConfig, AugmentOptions};
 use sudoku_batch::dataset::TableOutput;
 
 use super::input::InputArgs;
-use super::output::{output_is_input, TableFormatArg};
+use super::output::{output_is_input, ParquetArgs, TableFormatArg};
 
 /// Flags of `augment`.
 #[derive(Debug, Args)]
@@ -44,6 +44,9 @@ pub struct AugmentArgs {
     /// a missing solution).
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub output_format: Option<TableFormatArg>,
+    /// Parquet page compression.
+    #[command(flatten)]
+    pub parquet: ParquetArgs,
 }
 
 impl AugmentArgs {
@@ -72,7 +75,10 @@ impl AugmentArgs {
                 include_original: self.include_original,
                 keep_unsolved: self.keep_unsolved,
             },
-            output: TableOutput::new(self.output, self.output_format.map(Into::into)),
+            output: TableOutput {
+                parquet_compression: self.parquet.into(),
+                ..TableOutput::new(self.output, self.output_format.map(Into::into))
+            },
         })
     }
 }

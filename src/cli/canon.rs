@@ -6,7 +6,7 @@ use sudoku_batch::cmd::canon::CanonConfig;
 
 use super::input::InputArgs;
 use super::output::TableFormatArg;
-use super::output::{output_is_input, same_file_outputs};
+use super::output::{output_is_input, same_file_outputs, ParquetArgs};
 
 /// Flags of `canon`.
 #[derive(Debug, Args)]
@@ -25,6 +25,9 @@ pub struct CanonArgs {
     /// input gives the table, .txt on a CSV input the lines), else by the inputs' layout].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub output_format: Option<TableFormatArg>,
+    /// Parquet page compression.
+    #[command(flatten)]
+    pub parquet: ParquetArgs,
     /// Write per-record stats CSV: record,input,line,status,clues,automorphisms,error.
     #[arg(long, value_name = "FILE")]
     pub stats: Option<String>,
@@ -47,6 +50,7 @@ impl CanonArgs {
             read: self.input.read_config(inputs)?,
             output: self.output,
             output_format: self.output_format.map(Into::into),
+            parquet_compression: self.parquet.into(),
             stats: self.stats,
         })
     }

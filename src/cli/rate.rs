@@ -6,7 +6,7 @@ use sudoku_batch::dataset::rate::{RateConfig, SampleMode};
 use sudoku_batch::dataset::TableOutput;
 
 use super::input::InputArgs;
-use super::output::{output_is_input, TableFormatArg};
+use super::output::{output_is_input, ParquetArgs, TableFormatArg};
 
 /// Flags of `rate`.
 #[derive(Debug, Args)]
@@ -33,6 +33,9 @@ pub struct RateArgs {
     /// no header (`-` for a missing value).
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub output_format: Option<TableFormatArg>,
+    /// Parquet page compression.
+    #[command(flatten)]
+    pub parquet: ParquetArgs,
 }
 
 impl RateArgs {
@@ -52,7 +55,10 @@ impl RateArgs {
             } else {
                 SampleMode::Unique
             },
-            output: TableOutput::new(self.output, self.output_format.map(Into::into)),
+            output: TableOutput {
+                parquet_compression: self.parquet.into(),
+                ..TableOutput::new(self.output, self.output_format.map(Into::into))
+            },
         })
     }
 }

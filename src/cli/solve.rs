@@ -5,7 +5,7 @@ use clap::Args;
 use sudoku_batch::cmd::solve::SolveConfig;
 
 use super::input::InputArgs;
-use super::output::{output_is_input, same_file_outputs, TableFormatArg};
+use super::output::{output_is_input, same_file_outputs, ParquetArgs, TableFormatArg};
 
 /// Flags of `solve`.
 #[derive(Debug, Args)]
@@ -23,6 +23,9 @@ pub struct SolveArgs {
     /// input gives the table, .txt on a CSV input the lines), else by the inputs' layout].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub output_format: Option<TableFormatArg>,
+    /// Parquet page compression.
+    #[command(flatten)]
+    pub parquet: ParquetArgs,
     /// Write per-record stats CSV: record,input,line,status,solutions,clues,guesses,solve_ns,error.
     #[arg(long, value_name = "FILE")]
     pub stats: Option<String>,
@@ -76,6 +79,7 @@ impl SolveArgs {
             limit: if self.first { 1 } else { self.limit },
             output: self.output,
             output_format: self.output_format.map(Into::into),
+            parquet_compression: self.parquet.into(),
             stats: self.stats,
             report: self.report,
         })

@@ -17,7 +17,8 @@ use crate::engine::{Inputs, ReadConfig};
 use crate::grid::ParseError;
 use crate::input::{Layout, RawRecord};
 use crate::output::table::{
-    table_writer, Column, Kind, TableFormat, TableWriter, Value, INPUT, LINE, RECORD,
+    table_writer, Column, Kind, ParquetCompression, TableFormat, TableWriter, Value, INPUT, LINE,
+    RECORD,
 };
 use crate::output::{cannot_write, Target};
 
@@ -58,6 +59,8 @@ pub struct CanonConfig {
     /// extension, except `txt`: the lines output (a form or `invalid` a line). `None`: as
     /// [`TableFormat::for_rows`] picks from the extension, else the input's layout.
     pub output_format: Option<TableFormat>,
+    /// `--parquet-compression`: how a Parquet output's pages are compressed.
+    pub parquet_compression: ParquetCompression,
     /// Per-record stats CSV path, if wanted.
     pub stats: Option<String>,
 }
@@ -116,7 +119,7 @@ where
         }
         Some(f) => Forms::Table(
             Target::create(&cfg.output)
-                .and_then(|t| table_writer(f, t, CANON_COLUMNS))
+                .and_then(|t| table_writer(f, t, CANON_COLUMNS, cfg.parquet_compression))
                 .context(what.clone())?,
         ),
         None => Forms::Rows(RowWriter::new(

@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use crate::engine::{self, Output, ReadConfig, Sink, Work};
 use crate::grid::{Grid, ParseError};
 use crate::input::{Dataset, Layout, RawRecord, ReadOptions};
-use crate::output::table::{table_writer, TableFormat};
+use crate::output::table::{table_writer, ParquetCompression, TableFormat};
 use crate::output::{
     cannot_write, commit_outputs, open_target, CsvWriter, LinesWriter, SolutionWriter, SolveTable,
     StatsWriter, Target, SOLVE_COLUMNS, WRITEBACK_RECORDS,
@@ -35,6 +35,8 @@ pub struct SolveConfig {
     /// `--output-format`: `None` picks by extension (`.jsonl`, `.npz`) or by the inputs'
     /// layout.
     pub output_format: Option<TableFormat>,
+    /// `--parquet-compression`: how a Parquet output's pages are compressed.
+    pub parquet_compression: ParquetCompression,
     /// Per-record stats CSV path, if wanted.
     pub stats: Option<String>,
     /// JSON report path, if wanted.
@@ -239,7 +241,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     // back if a later input turns out not to fit.
     let solutions = datasets
         .first()
-        .map(|first| open_solutions(first.layout(), &cfg.output, cfg.output_format, &what[0]))
+        .map(|first| open_solutions(first.layout(), cfg, &what[0]))
         .transpose()?;
     let mut col = Collector {
         solutions,
@@ -282,17 +284,14 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     Ok(report)
 }
 
-/// Opens the solutions writer: the one `format` names (`--output-format`), else a table for
-/// a `.jsonl` or `.npz` output, else the one for the inputs' layout (that of the first
-/// input): lines, or the input's CSV columns plus `solution` and `status`. `what`: the
-/// message of a failure to write it ([`cannot_write`]).
-fn open_solutions(
-    layout: &Layout,
-    output: &str,
-    format: Option<TableFormat>,
-    what: &str,
-) -> Result<Solutions> {
-    let format = TableFormat::for_rows(output, format, matches!(layout, Layout::Lines { .. }));
+/// Opens the solutions writer for `cfg.output`: the one `--output-format` names, else a
+/// table for a `.jsonl`, `.npz` or `.parquet` output, else the one for the inputs' layout
+/// (`layout`, that of the first input): lines, or the input's CSV columns plus `solution`
+/// and `status`. `what`: the message of a failure to write it ([`cannot_write`]).
+fn open_solutions(layout: &Layout, cfg: &SolveConfig, what: &str) -> Result<Solutions> {
+    let output = &cfg.output;
+    let lines = matches!(layout, Layout::Lines { .. });
+    let format = TableFormat::for_rows(output, cfg.output_format, lines);
     let target = Target::create(output).context(what.to_string())?;
     Ok(match (format, layout) {
         (Some(TableFormat::Txt), _) | (None, Layout::Lines { .. }) => {
@@ -304,7 +303,8 @@ fn open_solutions(
             ))
         }
         (Some(f), _) => Solutions::Table(SolveTable::new(
-            table_writer(f, target, SOLVE_COLUMNS).context(what.to_string())?,
+            table_writer(f, target, SOLVE_COLUMNS, cfg.parquet_compression)
+                .context(what.to_string())?,
         )),
     })
 }

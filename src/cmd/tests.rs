@@ -100,6 +100,7 @@ fn canon_writes_invalid_for_a_record_whose_work_panicked() {
             read: dir.read(threads),
             output: dir.path(out),
             output_format: None,
+            parquet_compression: Default::default(),
             stats: None,
         };
         let whole = canon_with(&cfg("whole.txt"), canon_record).unwrap();

@@ -14,7 +14,7 @@ use anyhow::{Context, Result};
 
 use crate::engine::{FromPanic, Inputs, ReadConfig};
 use crate::input::RawRecord;
-use crate::output::table::{table_writer, Column, TableFormat, TableWriter};
+use crate::output::table::{table_writer, Column, ParquetCompression, TableFormat, TableWriter};
 use crate::output::{cannot_write, commit_outputs, Target, WRITEBACK_RECORDS};
 use crate::summary::print_notes;
 
@@ -25,16 +25,23 @@ pub struct TableOutput {
     pub path: String,
     /// The format: `--output-format`, else the path's extension, else CSV.
     pub format: TableFormat,
+    /// `--parquet-compression`: how a Parquet output's pages are compressed.
+    pub parquet_compression: ParquetCompression,
 }
 
 impl TableOutput {
     /// The output `path` in `format` when given, else in the format its extension names,
-    /// else CSV (standard output, `/dev/null`, an unknown extension).
+    /// else CSV (standard output, `/dev/null`, an unknown extension); Parquet pages not
+    /// compressed.
     pub fn new(path: String, format: Option<TableFormat>) -> TableOutput {
         let format = format
             .or_else(|| TableFormat::from_path(&path))
             .unwrap_or(TableFormat::Csv);
-        TableOutput { path, format }
+        TableOutput {
+            path,
+            format,
+            parquet_compression: ParquetCompression::None,
+        }
     }
 }
 
@@ -66,7 +73,7 @@ where
     let inputs = Inputs::open(read, false)?;
     let what = cannot_write(&output.path, "rows");
     let mut table = Target::create(&output.path)
-        .and_then(|t| table_writer(output.format, t, columns))
+        .and_then(|t| table_writer(output.format, t, columns, output.parquet_compression))
         .context(what.clone())?;
     let mut unsynced = 0;
     let run = inputs.run(work, |_, path, _, results| {

@@ -9,7 +9,8 @@
 //! | word or path | `Utf8` | null |
 //! | flag | `Boolean` | null |
 //!
-//! Pages are not compressed, and grid columns are PLAIN-encoded (no dictionary: nearly every
+//! Pages are not compressed by default (`--parquet-compression snappy|zstd` compresses
+//! them), and grid columns are PLAIN-encoded (no dictionary: nearly every
 //! grid of a dataset is distinct, so a dictionary would be built and dropped in every row
 //! group); the other columns keep a dictionary while it stays small ([`DICTIONARY_LIMIT`]),
 //! which shrinks a path or a status repeated on every row. Why: with Snappy pages, writing
@@ -18,9 +19,10 @@
 //! on 1M rows; issue 13's bound: 1.3x). A dictionary on the grids cost 6% more time for a
 //! larger file.
 //! Every Parquet reader (pandas, polars, DuckDB, Spark, Hugging Face `datasets`) reads
-//! uncompressed pages; to store the file smaller, rewrite it with Snappy
-//! (`pyarrow.parquet.write_table(t, path, compression="snappy")`), which our Parquet input
-//! reads too.
+//! uncompressed pages; to store the file smaller, write it with `--parquet-compression
+//! snappy` or `zstd` (level 1), or rewrite it later
+//! (`pyarrow.parquet.write_table(t, path, compression="snappy")`); our Parquet input reads
+//! all three.
 
 use std::io;
 use std::sync::Arc;
@@ -29,11 +31,11 @@ use arrow_array::builder::{BooleanBuilder, Float64Builder, Int64Builder, StringB
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::ArrowWriter;
-use parquet::basic::Compression;
+use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnPath;
 
-use super::table::{Column, Kind, TableWriter, Value};
+use super::table::{Column, Kind, ParquetCompression, TableWriter, Value};
 use super::Target;
 use crate::grid::CELLS;
 
@@ -79,7 +81,11 @@ fn to_io(e: impl std::error::Error + Send + Sync + 'static) -> io::Error {
 }
 
 impl ParquetTable {
-    pub(crate) fn new(out: Target, columns: &'static [Column]) -> io::Result<ParquetTable> {
+    pub(crate) fn new(
+        out: Target,
+        columns: &'static [Column],
+        compression: ParquetCompression,
+    ) -> io::Result<ParquetTable> {
         let fields: Vec<Field> = columns
             .iter()
             .map(|c| {
@@ -94,7 +100,11 @@ impl ParquetTable {
             .collect();
         let schema = Arc::new(Schema::new(fields));
         let mut props = WriterProperties::builder()
-            .set_compression(Compression::UNCOMPRESSED)
+            .set_compression(match compression {
+                ParquetCompression::None => Compression::UNCOMPRESSED,
+                ParquetCompression::Snappy => Compression::SNAPPY,
+                ParquetCompression::Zstd => Compression::ZSTD(ZstdLevel::default()),
+            })
             .set_dictionary_page_size_limit(DICTIONARY_LIMIT)
             .set_max_row_group_row_count(Some(ROW_GROUP));
         for c in columns.iter().filter(|c| c.kind == Kind::Grid) {
