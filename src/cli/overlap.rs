@@ -55,6 +55,7 @@ impl OverlapArgs {
         };
         let mut train = input.read_config(input.inputs.clone())?;
         train.layout.solution_column = self.solution_column;
+        train.layout.skip_solutions = !self.by_solution;
         Ok(OverlapConfig {
             train,
             test: self.test,
