@@ -8,7 +8,7 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{bin, shared, P, S};
+use common::{assert_solves, bin, shared, P, S};
 
 /// Runs `sudoku-batch args...`; returns exit code, stdout and stderr.
 fn run(args: &[&str], files: &[&Path]) -> (i32, String, String) {
@@ -109,6 +109,80 @@ fn ambiguous_columns_are_settled_by_their_data_or_refused() {
     let (code, _, err) = run(&["solve", "-q"], &[&f]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("\"puzzle\", \"quizzes\""), "{err}");
+}
+
+/// Trial 3, problem 1: `solve`'s CSV output of a `quizzes,solutions` file has two
+/// solution-named columns (`solutions`, `solution`). The commands that read no stored
+/// solution take it as it is; those that do (`verify`, `overlap --by-solution`) ask which.
+#[test]
+fn two_solution_columns_stop_only_the_commands_that_read_solutions() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(
+        dir.path(),
+        "k.csv",
+        &format!("quizzes,solutions\n{P},{S}\n"),
+    );
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (k1, k2) = (path("k1.csv"), path("k2.csv"));
+    let (code, _, err) = run(&["solve", "-q", "-o", &k1], &[&input]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run(&["solve", "-q", "-o", &k2, &k1], &[]);
+    assert_eq!(code, 0, "solve reads its own output: {err}");
+    let first = fs::read_to_string(&k1).unwrap();
+    let second = fs::read_to_string(&k2).unwrap();
+    assert_eq!(
+        first.lines().next(),
+        Some("quizzes,solutions,solution,status")
+    );
+    let header = "quizzes,solutions,solution,status,solution_2,status_2";
+    assert_eq!(second.lines().next(), Some(header));
+    // Round trip: every column of the first output kept, the same solution added again.
+    for (a, b) in first.lines().zip(second.lines()).skip(1) {
+        let fields: Vec<&str> = b.split(',').collect();
+        assert_eq!(fields[..4].join(","), a);
+        assert_eq!(fields[4..], [fields[2], "solved"]);
+        assert_solves(P, fields[4], "solve of its own output");
+    }
+    assert_eq!(second.lines().count(), 2);
+    let k1 = Path::new(&k1);
+    for args in [
+        vec!["canon", "-q", "-o", "-"],
+        vec!["dedup", "-q", "-o", "-"],
+        vec!["rate", "-q", "-o", "-"],
+    ] {
+        let (code, out, err) = run(&args, &[k1]);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert_eq!(
+            out.lines().count(),
+            2,
+            "{args:?}: header and the row: {out}"
+        );
+        assert!(args[0] == "rate" || out.contains(P), "{args:?}: {out}");
+    }
+    let bench = ["bench", "-q", "-j", "1", "--min-time", "0", "--warmup", "0"];
+    let (code, _, err) = run(&bench, &[k1]);
+    assert_eq!(code, 0, "{err}");
+    let both = ["--train", &k1.to_string_lossy(), "--test"];
+    let (code, out, err) = run(&[&["overlap", "-q"][..], &both].concat(), &[k1]);
+    assert_eq!(code, 1, "the test row is the train row: {err}");
+    assert!(out.ends_with(",exact\n"), "{out}");
+    // Reading stored solutions, the choice is the user's.
+    let args = [&["overlap", "-q", "--by-solution"][..], &both].concat();
+    let (code, _, err) = run(&args, &[k1]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("[\"solutions\", \"solution\"]"), "{err}");
+    let (code, rep, err) = verify(k1, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(rep.is_null());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("[\"solutions\", \"solution\"]") && err.contains("--solution-column"),
+        "{err}"
+    );
+    let (code, rep, err) = verify(k1, &["--solution-column", "solution"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rep["verdicts"]["ok"], 1);
+    assert_eq!(rep["solution_source"], "solution");
 }
 
 #[test]

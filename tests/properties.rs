@@ -197,12 +197,14 @@ proptest! {
         bytes in prop_oneof![puzzleish_bytes(), prop::collection::vec(any::<u8>(), 0..300)],
         format in prop::sample::select(vec![Format::Auto, Format::Lines, Format::Csv]),
         no_header in any::<bool>(),
+        skip_solutions in any::<bool>(),
         column in prop::option::of(prop::sample::select(vec!["1", "2", "quizzes", "0"])),
     ) {
         let opts = LayoutOptions {
             format,
             puzzle_column: column.map(String::from),
             solution_column: None,
+            skip_solutions,
             no_header,
             delimiter: None,
         };

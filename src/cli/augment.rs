@@ -67,6 +67,7 @@ impl AugmentArgs {
         output_is_input(&inputs, &outputs)?;
         let mut read = self.input.read_config(inputs)?;
         read.layout.solution_column = self.solution_column;
+        read.layout.skip_solutions = false;
         Ok(AugmentConfig {
             read,
             options: AugmentOptions {

@@ -74,6 +74,9 @@ impl LayoutArgs {
             },
             puzzle_column: self.puzzle_column.clone(),
             solution_column: None,
+            // Only verify, augment and overlap --by-solution read stored solutions; they
+            // turn this off.
+            skip_solutions: true,
             no_header: self.no_header,
             delimiter: self.delimiter,
         }

@@ -72,11 +72,13 @@ impl OverlapArgs {
         one_stdin(all.clone())?;
         let outputs = [("-o", Some(&self.output))];
         output_is_input(&all, &outputs)?;
+        let by_solution = self.by_solution;
         let side = |puzzle: Option<String>, solution: Option<String>, no_header: bool| {
             let mut layout = self.layout.layout();
             layout.puzzle_column = puzzle.or(layout.puzzle_column);
             layout.solution_column = solution.or(self.solution_column.clone());
             layout.no_header |= no_header;
+            layout.skip_solutions = !by_solution;
             layout
         };
         let train_layout = side(

@@ -50,6 +50,7 @@ impl VerifyArgs {
         output_is_input(&inputs, &outputs)?;
         let mut read = self.input.read_config(inputs)?;
         read.layout.solution_column = self.solution_column;
+        read.layout.skip_solutions = false;
         Ok(VerifyConfig {
             read,
             limit: self.limit,

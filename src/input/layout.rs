@@ -37,6 +37,11 @@ pub struct LayoutOptions {
     pub puzzle_column: Option<String>,
     /// CSV solution column: a header name (case-insensitive) or a 1-based index.
     pub solution_column: Option<String>,
+    /// The command reads no stored solution (`solve`, `canon`, `dedup`, `rate`, `bench`,
+    /// `overlap` without `--by-solution`): unless `solution_column` names one, no solution
+    /// column is chosen, so a table with several solution-named columns (`solve`'s own CSV
+    /// output: `solutions` and `solution`) needs no choosing.
+    pub skip_solutions: bool,
     /// The CSV has no header row; columns are then chosen by index or found by content.
     pub no_header: bool,
     /// The CSV field delimiter (one byte: `,`, tab, `;`, ...); `None` sniffs it from the

@@ -433,6 +433,7 @@ mod tests {
                     no_header,
                     puzzle_column: Some(if column == "puzzle" { "3" } else { "1" }.into()),
                     solution_column: (column == "solution").then(|| "3".into()),
+                    skip_solutions: false,
                     delimiter: None,
                 };
                 let e = detect(text.as_bytes(), &opts).unwrap_err();

@@ -15,7 +15,9 @@
 //!
 //! In a CSV with a header, the puzzle (and solution) column is the one whose name is known;
 //! when several names could be it, the one whose first data rows hold 81-cell grids wins, and
-//! if that does not settle it the input is refused naming the candidates. A header with no
+//! if that does not settle it the input is refused naming the candidates. A command that
+//! reads no stored solution ([`LayoutOptions::skip_solutions`]) looks for no solution column
+//! unless the user names one, so several solution names never stop it. A header with no
 //! known solution name still has a solution column when one column's first rows all hold
 //! complete 81-digit grids (`answer_grid`, say). Without a header, columns are found by
 //! content in the first row.
@@ -334,6 +336,7 @@ pub(crate) fn named_columns(
     };
     let solution = match &opts.solution_column {
         Some(w) => Some(chosen(Some(header), header, w, "solution")?),
+        None if opts.skip_solutions => None,
         None => match pick(header, &SOLUTION_NAMES, rows, "solution")? {
             Some(i) => Some(i),
             None => solution_by_content(rows, puzzle, header.len()),
@@ -357,6 +360,7 @@ fn unnamed_columns(
     };
     let solution = match &opts.solution_column {
         Some(w) => Some(chosen(None, fields, w, "solution")?),
+        None if opts.skip_solutions => None,
         None => fields
             .iter()
             .enumerate()
