@@ -290,6 +290,95 @@ fn overlap_finds_planted_exact_isomorph_and_same_solution_rows_and_nothing_else(
     );
 }
 
+/// Trial 3: `--puzzle-column 2` on a train `id,grid,answer_grid` and a test
+/// `quizzes,solutions` read the test side's solutions, found nothing and exited 0 (a clean
+/// split that was not). Per-side columns find the planted rows; the shared column still
+/// reads solutions on the test side, and the test side is then warned about by name.
+#[test]
+fn overlap_takes_a_puzzle_column_per_side_and_warns_of_a_side_of_complete_grids() {
+    let Some(ps) = clue17(60) else { return };
+    let solved = |p: &Grid| solve(p, 2).grid.unwrap().to_string();
+    let train: Vec<String> = ps[..30]
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("{i},{p},{}", solved(p)))
+        .collect();
+    let mut test: Vec<String> = ps[30..]
+        .iter()
+        .map(|p| format!("{p},{}", solved(p)))
+        .collect();
+    // Train rows 4, 11 and 25 planted at test rows 2, 9 and 20 (0-based, header aside).
+    for (at, from) in [(2, 4), (9, 11), (20, 25)] {
+        test.insert(at, format!("{},{}", zeros(&ps[from]), solved(&ps[from])));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("g.csv"), dir.path().join("k.csv"));
+    write_lines(
+        &a,
+        &[&["id,grid,answer_grid".to_string()][..], &train].concat(),
+    );
+    write_lines(
+        &b,
+        &[&["quizzes,solutions".to_string()][..], &test].concat(),
+    );
+    let run = |flags: &[&str], code: i32| {
+        let out = bin()
+            .args(["overlap", "-q", "--train"])
+            .arg(&a)
+            .arg("--test")
+            .arg(&b)
+            .args(flags)
+            .assert()
+            .code(code);
+        let o = out.get_output();
+        let rows = String::from_utf8(o.stdout.clone()).unwrap();
+        let rows: Vec<String> = rows.lines().skip(1).map(String::from).collect();
+        (rows, String::from_utf8(o.stderr.clone()).unwrap())
+    };
+    // Row k (0-based, header aside) is line k + 2.
+    let want: Vec<String> = [(4, 2), (11, 9), (25, 20)]
+        .iter()
+        .map(|(from, at)| {
+            format!(
+                "{},{},{},{},exact",
+                b.display(),
+                at + 2,
+                a.display(),
+                from + 2
+            )
+        })
+        .collect();
+    for flags in [
+        &[
+            "--train-puzzle-column",
+            "grid",
+            "--test-puzzle-column",
+            "quizzes",
+        ][..],
+        &["--puzzle-column", "2", "--test-puzzle-column", "1"],
+        &[
+            "--test-puzzle-column",
+            "quizzes",
+            "--train-puzzle-column",
+            "2",
+        ],
+    ] {
+        let (rows, err) = run(flags, 1);
+        assert_eq!(rows, want, "{flags:?}");
+        assert!(!err.contains("warning"), "{flags:?}: {err}");
+    }
+    // The trial's command: the test side reads `solutions`, so nothing matches (exit 0
+    // stays the rule), but stderr says which side and column hold complete grids.
+    let (rows, err) = run(&["--puzzle-column", "2"], 0);
+    assert!(rows.is_empty());
+    assert!(
+        err.contains("every test puzzle (read from solutions) is a complete grid")
+            && err.contains("--test-puzzle-column")
+            && !err.contains("every train puzzle"),
+        "{err}"
+    );
+}
+
 /// New-user trial: a JSON Lines record that is not JSON came out of `dedup` as `""`, one
 /// field under a three-column header (and `canon` as `invalid` alone). Every row now has
 /// the header's width: the kept invalid record as empty fields, `canon`'s with `invalid`

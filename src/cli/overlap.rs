@@ -3,6 +3,7 @@
 use clap::Args;
 
 use sudoku_batch::cmd::overlap::OverlapConfig;
+use sudoku_batch::engine::ReadConfig;
 
 use super::input::{one_stdin, EngineArgs, InputArgs, LayoutArgs};
 use super::output::output_is_input;
@@ -13,7 +14,9 @@ pub struct OverlapArgs {
     /// Train inputs (lines or CSV).
     #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
     pub train: Vec<String>,
-    /// Test inputs (lines or CSV).
+    /// Test inputs (lines or CSV). The layout flags below without a side (--format,
+    /// --puzzle-column, --no-header, --delimiter, --solution-column) apply to train and test
+    /// alike; a --train-... or --test-... flag applies to one side and overrides them there.
     #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
     pub test: Vec<String>,
     /// Write the overlapping test rows as CSV here (`-`: standard output):
@@ -24,13 +27,36 @@ pub struct OverlapArgs {
     /// solution, or the puzzle's only solution): relation same-solution-class.
     #[arg(long)]
     pub by_solution: bool,
-    /// How to read the inputs' layout.
+    /// How to read the inputs' layout: --puzzle-column, --no-header and --delimiter apply
+    /// to train and test alike, unless a --train-... or --test-... flag below overrides
+    /// them for one side.
     #[command(flatten)]
     pub layout: LayoutArgs,
-    /// CSV solution column for --by-solution: header name (case-insensitive) or 1-based
-    /// index [default: a column named solutions, solution, answer or answers].
+    /// CSV solution column for --by-solution, train and test: header name
+    /// (case-insensitive) or 1-based index [default: a column named solutions, solution,
+    /// answer or answers].
     #[arg(long, value_name = "NAME")]
     pub solution_column: Option<String>,
+    /// Puzzle column of the train inputs (overrides --puzzle-column for them).
+    #[arg(long, value_name = "NAME")]
+    pub train_puzzle_column: Option<String>,
+    /// Puzzle column of the test inputs (overrides --puzzle-column for them).
+    #[arg(long, value_name = "NAME")]
+    pub test_puzzle_column: Option<String>,
+    /// Solution column of the train inputs for --by-solution (overrides --solution-column
+    /// for them).
+    #[arg(long, value_name = "NAME")]
+    pub train_solution_column: Option<String>,
+    /// Solution column of the test inputs for --by-solution (overrides --solution-column
+    /// for them).
+    #[arg(long, value_name = "NAME")]
+    pub test_solution_column: Option<String>,
+    /// The train CSVs have no header row (--no-header: both sides).
+    #[arg(long)]
+    pub train_no_header: bool,
+    /// The test CSVs have no header row (--no-header: both sides).
+    #[arg(long)]
+    pub test_no_header: bool,
     /// Threads, quiet, memory mapping.
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -46,6 +72,25 @@ impl OverlapArgs {
         one_stdin(all.clone())?;
         let outputs = [("-o", Some(&self.output))];
         output_is_input(&all, &outputs)?;
+        let by_solution = self.by_solution;
+        let side = |puzzle: Option<String>, solution: Option<String>, no_header: bool| {
+            let mut layout = self.layout.layout();
+            layout.puzzle_column = puzzle.or(layout.puzzle_column);
+            layout.solution_column = solution.or(self.solution_column.clone());
+            layout.no_header |= no_header;
+            layout.skip_solutions = !by_solution;
+            layout
+        };
+        let train_layout = side(
+            self.train_puzzle_column,
+            self.train_solution_column,
+            self.train_no_header,
+        );
+        let test_layout = side(
+            self.test_puzzle_column,
+            self.test_solution_column,
+            self.test_no_header,
+        );
         let input = InputArgs {
             inputs: self.train,
             layout: self.layout,
@@ -54,11 +99,15 @@ impl OverlapArgs {
             shard_count: None,
         };
         let mut train = input.read_config(input.inputs.clone())?;
-        train.layout.solution_column = self.solution_column;
-        train.layout.skip_solutions = !self.by_solution;
+        train.layout = train_layout;
+        let test = ReadConfig {
+            inputs: self.test,
+            layout: test_layout,
+            ..train.clone()
+        };
         Ok(OverlapConfig {
             train,
-            test: self.test,
+            test,
             output: self.output,
             by_solution: self.by_solution,
         })

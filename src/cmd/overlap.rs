@@ -9,6 +9,11 @@
 //! solution when it has exactly one). Each test row is then looked up in that order, and
 //! the first match is written as `test_input,test_line,train_input,train_line,relation`
 //! with relation `exact`, `isomorph` or `same-solution-class`.
+//!
+//! Train and test are read each with its own layout options (`--train-puzzle-column`, ...):
+//! a split's two files often differ. A side whose puzzles are all complete grids gets a
+//! warning, since a puzzle column read from a solution column finds no overlap and would
+//! pass a leaking split as clean.
 
 use std::collections::HashMap;
 
@@ -18,7 +23,7 @@ use super::dedup::{key_of, Key};
 use crate::canon::minlex;
 use crate::engine::{Inputs, ReadConfig};
 use crate::grid::ParseError;
-use crate::input::RawRecord;
+use crate::input::{Layout, RawRecord};
 use crate::output::{cannot_write, commit_outputs, Target};
 use crate::solver::solve;
 use crate::summary::count;
@@ -26,10 +31,11 @@ use crate::summary::count;
 /// Everything `overlap` needs, validated.
 #[derive(Clone, Debug)]
 pub struct OverlapConfig {
-    /// Train inputs (`inputs`) and how to read every input.
+    /// Train inputs (`inputs`) and how to read them; its threads, quiet and mmap
+    /// settings are the run's.
     pub train: ReadConfig,
-    /// Test input paths, read as the train inputs.
-    pub test: Vec<String>,
+    /// Test inputs and how to read them (only `inputs` and `layout` are used).
+    pub test: ReadConfig,
     /// Matches CSV output path; `-` is standard output.
     pub output: String,
     /// Also match rows whose solution grids are isomorphs.
@@ -120,10 +126,12 @@ where
 {
     let train = Inputs::open(&cfg.train, false)?.one_layout()?;
     let test_read = ReadConfig {
-        inputs: cfg.test.clone(),
+        inputs: cfg.test.inputs.clone(),
+        layout: cfg.test.layout.clone(),
         ..cfg.train.clone()
     };
     let test = Inputs::open(&test_read, false)?.one_layout()?;
+    let mut sides = [Side::new("train", &train), Side::new("test", &test)];
     // Only now, as `solve` and `canon` do: a missing input must not leave a header on
     // standard output.
     let what = cannot_write(&cfg.output, "overlap rows");
@@ -142,6 +150,7 @@ where
         .run(&work, |input, _, raws, keys| {
             for (raw, k) in raws.iter().zip(keys) {
                 sum.train += 1;
+                sides[0].note(raw);
                 let Ok(k) = k else {
                     sum.invalid += 1;
                     continue;
@@ -165,6 +174,7 @@ where
             .run(&work, |input, _, raws, keys| {
                 for (raw, k) in raws.iter().zip(keys) {
                     sum.test += 1;
+                    sides[1].note(raw);
                     let Ok(k) = k else {
                         sum.invalid += 1;
                         continue;
@@ -178,7 +188,7 @@ where
                         _ => sum.same_solution_class += 1,
                     }
                     out.write_record([
-                        &cfg.test[input],
+                        &cfg.test.inputs[input],
                         &raw.line.to_string(),
                         &cfg.train.inputs[ti as usize],
                         &tl.to_string(),
@@ -197,6 +207,7 @@ where
         .map_err(|e| e.into_error())
         .context(what.clone())?;
     commit_outputs(vec![(t, what)], ())?;
+    sides.iter().for_each(Side::warn_if_solutions);
     if !cfg.train.quiet {
         eprintln!(
             "sudoku-batch: overlap: {} and {}, {} invalid{}",
@@ -214,6 +225,54 @@ where
         );
     }
     Ok(sum)
+}
+
+/// What one side (train or test) held, for the warning of [`Side::warn_if_solutions`].
+struct Side {
+    /// `train` or `test`, as in the side's flags.
+    name: &'static str,
+    /// Where its puzzles were read from ([`Layout::puzzle_source`]).
+    column: String,
+    /// Records whose puzzle parsed.
+    puzzles: u64,
+    /// Of those, complete grids (81 givens).
+    complete: u64,
+}
+
+impl Side {
+    fn new(name: &'static str, inputs: &Inputs) -> Side {
+        Side {
+            name,
+            column: inputs
+                .layout()
+                .map(Layout::puzzle_source)
+                .unwrap_or_default(),
+            puzzles: 0,
+            complete: 0,
+        }
+    }
+
+    fn note(&mut self, raw: &RawRecord) {
+        if let Ok(p) = &raw.puzzle {
+            self.puzzles += 1;
+            self.complete += u64::from(p.clues() == 81);
+        }
+    }
+
+    /// Warns on stderr (even when quiet) when every puzzle of the side is a complete grid:
+    /// its puzzle column almost surely holds solutions, and a clean result would mean
+    /// nothing (trial 3: `--puzzle-column 2` read the test file's `solutions`).
+    fn warn_if_solutions(&self) {
+        if self.puzzles > 0 && self.complete == self.puzzles {
+            eprintln!(
+                "sudoku-batch: warning: every {side} puzzle (read from {column}) is a complete grid \
+                 (81 givens), as in a solution column; if that is a mistake, choose the {side} \
+                 puzzle column with --{side}-puzzle-column",
+                side = self.name,
+                column = self.column,
+            );
+        }
+    }
 }
 
 /// The first train row a test row's keys match, with the relation.

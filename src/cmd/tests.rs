@@ -147,7 +147,7 @@ fn overlap_counts_a_record_whose_work_panicked_as_invalid() {
     for threads in [1, 2] {
         let cfg = OverlapConfig {
             train: dir.read(threads),
-            test: vec![dir.path("puzzles.txt")],
+            test: dir.read(threads),
             output: dir.path("overlap.csv"),
             by_solution: false,
         };

@@ -137,13 +137,20 @@ impl Layout {
             Layout::Lines { .. } => Some("field 2".to_string()),
             Layout::Csv {
                 header, solution, ..
-            } => solution.map(|i| match header.as_ref().and_then(|h| h.get(i)) {
-                Some(name) => name.clone(),
-                None => format!("column {}", i + 1),
-            }),
+            } => solution.map(|i| column_label(header.as_deref(), i)),
             Layout::Columns {
                 header, solution, ..
-            } => solution.and_then(|i| header.get(i).cloned()),
+            } => solution.map(|i| column_label(Some(header), i)),
+        }
+    }
+
+    /// Where puzzles come from, for messages: the puzzle column's header name or key
+    /// (`column N` for a CSV without a header, 1-based), or `field N` (1-based) for lines.
+    pub fn puzzle_source(&self) -> String {
+        match self {
+            Layout::Lines { field } => format!("field {}", field + 1),
+            Layout::Csv { header, puzzle, .. } => column_label(header.as_deref(), *puzzle),
+            Layout::Columns { header, puzzle, .. } => column_label(Some(header), *puzzle),
         }
     }
 
@@ -185,5 +192,13 @@ impl Layout {
                 ..
             } => "parquet",
         }
+    }
+}
+
+/// Column `i` (0-based) as reports name it: its header name, else `column N` (1-based).
+fn column_label(header: Option<&[String]>, i: usize) -> String {
+    match header.and_then(|h| h.get(i)) {
+        Some(name) => name.clone(),
+        None => format!("column {}", i + 1),
     }
 }
