@@ -77,6 +77,19 @@ fn canon_keeps_csv_columns_and_adds_minlex() {
     for (i, (line, p)) in lines.zip(&ps).enumerate() {
         assert_eq!(line, format!("id{i},{p},x,{}", minlex(p)));
     }
+    // Trial 3, problem 3: on its own output (a CSV with a `minlex` column), canon names
+    // the added column as `solve` does, `minlex_2`, and gives the same forms again.
+    let first = dir.path().join("first.csv");
+    std::fs::write(&first, &text).unwrap();
+    let out = bin().args(["canon", "-q"]).arg(&first).assert().success();
+    let again = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let mut lines = again.lines();
+    assert_eq!(lines.next(), Some("id,puzzle,note,minlex,minlex_2"));
+    for (i, (line, p)) in lines.zip(&ps).enumerate() {
+        let m = minlex(p);
+        assert_eq!(line, format!("id{i},{p},x,{m},{m}"));
+    }
+    assert_eq!(again.lines().count(), 1 + ps.len());
 }
 
 /// A file of 300 distinct 17-clue puzzles with planted copies: exact copies written with

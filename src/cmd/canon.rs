@@ -3,7 +3,7 @@
 //! A lines input (or `--output-format txt`, or a `.txt` name on a CSV input) gives one line
 //! per record: the form (`.` blanks), or `invalid` for a record that is not a puzzle (a
 //! parse error or clashing givens). A CSV input gives every input column plus `minlex`
-//! (also `invalid` there). A table output (`.jsonl`, `.npz`, `.parquet`, a `.csv` name on a
+//! (`minlex_2`, ... when the input has one; also `invalid` there). A table output (`.jsonl`, `.npz`, `.parquet`, a `.csv` name on a
 //! lines input, or `--output-format csv|jsonl|npz|parquet`) gives [`CANON_COLUMNS`] through
 //! the writers `solve`, `augment` and `rate` use. `--stats` writes
 //! `record,input,line,status,clues,automorphisms,error` per record.

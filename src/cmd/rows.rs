@@ -7,7 +7,7 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 use crate::input::{Layout, RawRecord};
-use crate::output::{cannot_write, commit_outputs, fit_row, Target};
+use crate::output::{cannot_write, commit_outputs, fit_row, fresh_name, Target};
 
 /// Writes records in their input's layout.
 pub(crate) enum RowWriter {
@@ -32,8 +32,9 @@ pub(crate) enum RowWriter {
 
 impl RowWriter {
     /// Opens `path` for the layout of the inputs (lines when there is none). `added`: the
-    /// name of a column added to a CSV header (a lines output then carries only the added
-    /// value); `None` writes records as they are. `what`: the message of a failure to
+    /// name of a column added to a CSV header, suffixed `_2`, `_3`, ... when the header has
+    /// it already ([`fresh_name`]; a lines output then carries only the added value); `None`
+    /// writes records as they are. `what`: the message of a failure to
     /// write it ([`cannot_write`]).
     pub(crate) fn new(
         layout: Option<&Layout>,
@@ -47,7 +48,10 @@ impl RowWriter {
                 let mut w = csv::WriterBuilder::new().flexible(true).from_writer(target);
                 if let Some(h) = l.header() {
                     let mut names = h.to_vec();
-                    names.extend(added.map(str::to_string));
+                    // Named as `solve` names its added columns: `minlex_2` beside an
+                    // input's own `minlex` (trial 3, problem 3).
+                    let added = added.map(|a| fresh_name(a, h));
+                    names.extend(added);
                     w.write_record(&names).context(what.to_string())?;
                 }
                 RowWriter::Csv {

@@ -19,7 +19,9 @@ pub struct CsvWriter {
 }
 
 /// `base`, or `base_2`, `base_3`, ...: the first name not in `taken` (case-insensitive).
-fn fresh_name(base: &str, taken: &[String]) -> String {
+/// How every column added to an input's columns is named (`solve`'s `solution` and
+/// `status`, `canon`'s `minlex`).
+pub(crate) fn fresh_name(base: &str, taken: &[String]) -> String {
     let clash = |n: &str| taken.iter().any(|t| t.eq_ignore_ascii_case(n));
     if !clash(base) {
         return base.to_string();

@@ -15,8 +15,8 @@ mod solve_table;
 pub mod table;
 
 pub use commit::{commit_outputs, open_target, write_json};
-pub(crate) use csv_out::fit_row;
 pub use csv_out::CsvWriter;
+pub(crate) use csv_out::{fit_row, fresh_name};
 pub use lines::LinesWriter;
 pub use rejects::RejectsWriter;
 pub use solve_table::{SolveTable, SOLVE_COLUMNS};
