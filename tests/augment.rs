@@ -135,8 +135,10 @@ fn every_pair_is_a_unique_puzzle_rebuilt_by_its_transform_code() {
     assert_ne!(std::fs::read(&other).unwrap(), std::fs::read(&out).unwrap());
 }
 
+/// Shards joined in order are the whole run's bytes for one input (README: Sharding);
+/// [`shards_of_several_inputs_sorted_by_source_record_are_the_whole_run`] covers several.
 #[test]
-fn the_same_seed_gives_the_same_bytes_at_any_thread_count_and_across_shards() {
+fn the_same_seed_gives_the_same_bytes_at_any_thread_count_and_across_shards_of_one_input() {
     let Some(data) = shared("data") else { return };
     let input = data.join("kaggle_1m_sample.csv");
     let dir = tempfile::tempdir().unwrap();
@@ -175,6 +177,42 @@ fn the_same_seed_gives_the_same_bytes_at_any_thread_count_and_across_shards() {
             &format!("record {}", r.source_record),
         );
     }
+}
+
+/// Trial 3: with two inputs each shard holds its part of both, so shards joined in order
+/// are not the whole run (line 14 differed); a stable sort on `source_record`, as README's
+/// Sharding section says, gives its rows back in its order.
+#[test]
+fn shards_of_several_inputs_sorted_by_source_record_are_the_whole_run() {
+    let Some(data) = shared("data") else { return };
+    let inputs = [data.join("hardest.txt"), data.join("top95.txt")];
+    let inputs: Vec<&str> = inputs.iter().map(|p| p.to_str().unwrap()).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let augment = |shard: Option<&str>| {
+        let out = dir.path().join(format!(
+            "{}.csv",
+            shard.unwrap_or("whole").replace('/', "_")
+        ));
+        let mut args = inputs.clone();
+        args.extend(["-n", "2", "--seed", "3"]);
+        if let Some(s) = shard {
+            args.extend(["--shard", s]);
+        }
+        assert_eq!(run(&args, &out).status.code(), Some(0), "{shard:?}");
+        csv_rows(&std::fs::read_to_string(out).unwrap())
+    };
+    let whole = augment(None);
+    let mut joined: Vec<Row> = ["1/2", "2/2"]
+        .iter()
+        .flat_map(|s| augment(Some(s)))
+        .collect();
+    assert_eq!(joined.len(), whole.len());
+    assert_ne!(
+        joined, whole,
+        "the inputs are interleaved, not in the whole run's order"
+    );
+    joined.sort_by_key(|r| r.source_record);
+    assert_eq!(joined, whole);
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! `--shard K/N` and `report merge`: the union of the N shards of an input is the whole run.
-//! For N in 1..=5, on the committed samples (lines and CSV) and on a file with comments,
+//! For N in 1..=5, each run of one input (with several, joined shards interleave the inputs:
+//! README, Sharding), on the committed samples (lines and CSV) and on a file with comments,
 //! blank lines, CRLF, a BOM and invalid lines: concatenated solutions equal the whole run's,
 //! concatenated stats rows (timing column aside) equal the whole run's, and the merged
 //! report's counts equal the whole report's.

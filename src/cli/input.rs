@@ -143,8 +143,9 @@ pub struct InputArgs {
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Read only shard K of N (1 <= K <= N) of each input: the K-th of N byte ranges cut at
-    /// line starts, with the true record and line numbers of the whole file. `auto`: K/N
-    /// of this task of a Slurm job array or a Kubernetes indexed Job.
+    /// line starts, with the true record and line numbers of the whole file (with several
+    /// inputs, part K of each in turn: joined shards are then in whole-run order once sorted
+    /// by record). `auto`: K/N of this task of a Slurm job array or a Kubernetes indexed Job.
     #[arg(long, value_name = "K/N|auto", allow_hyphen_values = true)]
     pub shard: Option<String>,
     /// With `--shard auto` in a Kubernetes indexed Job: the number of completions (N).

@@ -4,7 +4,9 @@
 //!
 //! The `k`-th isomorph of record `r` is [`Isomorph::keyed`]`(seed, r, k)`: it depends on
 //! nothing else, so the output is the same bytes at any `-j`, and the shards of a
-//! `--shard K/N` run, joined in order (headers dropped), give the whole run's rows.
+//! `--shard K/N` run of one input, joined in order (headers dropped), give the whole run's
+//! rows. With several inputs a shard holds its part of each, so the joined shards give
+//! them sorted by `source_record` (a stable sort).
 
 use crate::summary::count;
 use anyhow::Result;

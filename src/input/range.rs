@@ -10,8 +10,10 @@
 //!
 //! Record and line numbers stay those of the whole file: a shard counts the newlines before
 //! its start (`line`) and the data lines before it (`record`), both with a `memchr` scan of
-//! the bytes before the cut, which costs far less than solving them. So the per-record
-//! outputs of shards 1..N, concatenated, equal the whole run's.
+//! the bytes before the cut, which costs far less than solving them. So for one input the
+//! per-record outputs of shards 1..N, concatenated, equal the whole run's. Each input of a
+//! run is cut on its own, so with several inputs a shard holds its range of each, and the
+//! concatenated outputs equal the whole run's only once sorted by record.
 
 use std::fmt;
 use std::str::FromStr;
