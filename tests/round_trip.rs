@@ -88,6 +88,42 @@ fn jsonl_columns_lines_shards_and_bad_lines() {
             ("4", "6", "solved"),
         ]
     );
+    // Trial 3: the broken line is named by its line in the file (4) and its reason, with
+    // the column in the line; serde's own "at line 1" (its line within the record) is gone.
+    let broken = "not a JSON object: EOF while parsing a value (column 8)";
+    assert_eq!(&rows[2][8], broken);
+    let o = bin()
+        .args([
+            "solve",
+            input,
+            "--puzzle-column",
+            "q",
+            "-o",
+            "/dev/null",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("in.jsonl:4: {broken}")), "{err}");
+    assert!(!err.contains(" at line "), "{err}");
+    // A broken first data line stops the run (its keys would name the columns): the
+    // message names its line in the file too.
+    let first = dir.path().join("first.jsonl");
+    std::fs::write(&first, format!("# ids\n\n{{id: 1}}\n{{\"q\":\"{p0}\"}}\n")).unwrap();
+    let o = bin()
+        .args(["solve", "--input-format", "jsonl", "-o", "-"])
+        .arg(&first)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("first.jsonl: line 3: not a JSON object: key must be a string (column 2)"),
+        "{err}"
+    );
+    assert!(!err.contains(" at line "), "{err}");
     // `--input-format` is obeyed: this is no Parquet file.
     let o = bin()
         .args(["solve", input, "--input-format", "parquet", "-o", "-"])

@@ -20,8 +20,7 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
 use super::layout::{ColumnFormat, Layout, LayoutOptions};
-use super::record::{data_line, strip_bom};
-use super::sniff::named_columns;
+use super::sniff::{data_lines, named_columns};
 use crate::grid::{parse_cells, parse_solution, Grid, ParseError};
 
 /// Data lines looked at to settle a column by content.
@@ -85,8 +84,21 @@ fn fields_of(members: &Members, header: &[String]) -> csv::ByteRecord {
 }
 
 /// Parses one data line as an object.
+///
+/// # Errors
+/// `not a JSON object: REASON (column N)`: serde_json's reason, and the 1-based column in
+/// the line where it stopped. Its own `at line 1 column N` is dropped: a record is one line,
+/// so serde's line is always 1, while messages name the file's line (trial 3).
 fn members(line: &[u8]) -> Result<Members, ParseError> {
-    serde_json::from_slice(line).map_err(|e| ParseError::Record(format!("not a JSON object: {e}")))
+    serde_json::from_slice(line).map_err(|e| {
+        let text = e.to_string();
+        let at = format!(" at line {} column {}", e.line(), e.column());
+        let reason = match text.strip_suffix(&at) {
+            Some(reason) => format!("{reason} (column {})", e.column()),
+            None => text,
+        };
+        ParseError::Record(format!("not a JSON object: {reason}"))
+    })
 }
 
 /// The layout of a JSON Lines input: its columns from the first object's keys, the puzzle
@@ -105,15 +117,16 @@ pub(crate) fn layout(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, Strin
             return Err(format!("{flag} is for CSV, but the input is JSON Lines"));
         }
     }
-    let sample: Vec<&[u8]> = strip_bom(bytes)
-        .split(|&b| b == b'\n')
-        .filter_map(data_line)
-        .take(SAMPLE_LINES)
-        .collect();
+    let sample: Vec<(u64, &[u8])> = data_lines(bytes).take(SAMPLE_LINES).collect();
     let header: Vec<String> = match sample.first() {
         None => Vec::new(),
-        Some(first) => members(first)
-            .map_err(|e| format!("the first line of a JSON Lines input must be an object: {e}"))?
+        Some(&(line, first)) => members(first)
+            .map_err(|e| {
+                format!(
+                    "line {line}: {e}; the first data line of a JSON Lines input must be one \
+                     (its keys name the columns)"
+                )
+            })?
             .0
             .into_iter()
             .map(|(k, _)| k)
@@ -121,7 +134,7 @@ pub(crate) fn layout(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, Strin
     };
     let rows: Vec<Vec<Vec<u8>>> = sample
         .iter()
-        .filter_map(|l| members(l).ok())
+        .filter_map(|(_, l)| members(l).ok())
         .map(|m| fields_of(&m, &header).iter().map(<[u8]>::to_vec).collect())
         .collect();
     let (puzzle, solution) = if header.is_empty() {

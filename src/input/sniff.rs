@@ -33,7 +33,7 @@ pub const DELIMITERS: [u8; 3] = [b',', b'\t', b';'];
 const SAMPLE_ROWS: usize = 20;
 
 /// Lines of `bytes` that hold data ([`data_line`]). Yields `(1-based line number, record)`.
-fn data_lines(bytes: &[u8]) -> impl Iterator<Item = (u64, &[u8])> {
+pub(crate) fn data_lines(bytes: &[u8]) -> impl Iterator<Item = (u64, &[u8])> {
     strip_bom(bytes)
         .split(|&b| b == b'\n')
         .enumerate()
