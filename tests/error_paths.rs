@@ -210,6 +210,39 @@ fn a_write_error_on_a_regular_file_names_it_once() {
     }
 }
 
+/// Trial 3, problem 6: `solve x -o out.csv.gz` wrote plain text under a `.gz` name. Every
+/// output of every command named as a compressed file is refused before anything is written,
+/// saying to pipe standard output through the compressor.
+#[test]
+fn a_compressed_output_name_is_refused_with_the_pipe_to_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let (i, bad, report) = every_output_inputs(dir.path());
+    // Each extension and the pipe the message gives for it (any case).
+    let pipes = [
+        ("gz", "-o - | gzip > out.csv.gz"),
+        ("zst", "-o - | zstd > out.csv.zst"),
+        ("xz", "-o - | xz > out.csv.xz"),
+        ("bz2", "-o - | bzip2 > out.csv.bz2"),
+        ("zip", "-o - | zip -q out.csv.zip -"),
+        ("GZ", "-o - | gzip > out.csv.GZ"),
+    ];
+    let outputs = every_output(&i, &bad, &report, "OUT");
+    for (k, (args, what)) in outputs.into_iter().enumerate() {
+        let (ext, pipe) = pipes[k % pipes.len()];
+        let out = dir.path().join(format!("out.csv.{ext}"));
+        let out = out.to_str().unwrap();
+        let args: Vec<String> = args
+            .into_iter()
+            .map(|a| if a == "OUT" { out.to_string() } else { a })
+            .collect();
+        let o = bin().args(&args).output().unwrap();
+        assert_cannot_write(&args, &o, out, what, "compressed outputs are not written");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(pipe), "{args:?}: {err:?} lacks {pipe:?}");
+        assert!(!Path::new(out).exists(), "{args:?}: nothing written");
+    }
+}
+
 #[test]
 fn an_empty_file_name_is_called_so() {
     let dir = tempfile::tempdir().unwrap();

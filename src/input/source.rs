@@ -62,6 +62,22 @@ impl Codec {
         }
     }
 
+    /// The codec that a file name's extension names (`.gz`, `.zst`, `.xz`, `.bz2`, `.zip`,
+    /// case-insensitive), or `None`. Inputs are recognised by content whatever their name;
+    /// outputs are refused under these names (`output::Target::create`), since they are
+    /// written uncompressed.
+    pub fn from_extension(path: &str) -> Option<Codec> {
+        let ext = Path::new(path).extension()?.to_str()?;
+        match ext.to_ascii_lowercase().as_str() {
+            "gz" => Some(Codec::Gzip),
+            "zst" => Some(Codec::Zstd),
+            "xz" => Some(Codec::Xz),
+            "bz2" => Some(Codec::Bzip2),
+            "zip" => Some(Codec::Zip),
+            _ => None,
+        }
+    }
+
     /// The name reports use: `none`, `gzip`, `zstd`, `xz`, `bzip2` or `zip`.
     pub fn name(self) -> &'static str {
         match self {

@@ -24,7 +24,7 @@ pub use solve_table::{SolveTable, SOLVE_COLUMNS};
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
-use crate::input::RawRecord;
+use crate::input::{Codec, RawRecord};
 use crate::record::SolvedRecord;
 
 /// How many records a command writes between two [`Target::start_writeback`] calls: each
@@ -67,7 +67,8 @@ impl Target {
     /// Opens `path` (`-` = stdout) for writing.
     ///
     /// # Errors
-    /// When `path` is a directory, or the temporary file cannot be created beside it
+    /// When `path` is a directory or is named as a compressed file (`out.csv.gz`: see
+    /// [`Codec::from_extension`]), or the temporary file cannot be created beside it
     /// (missing or read-only directory, a parent that is a file). Like every error of a
     /// `Target`, the message gives only the reason: the caller puts the path and what it
     /// writes in front ([`cannot_write`]), so the path is named once.
@@ -78,6 +79,7 @@ impl Target {
                 io::stdout(),
             )));
         }
+        refuse_compressed_name(path)?;
         if Path::new(path).is_dir() {
             return Err(io::Error::new(
                 io::ErrorKind::IsADirectory,
@@ -238,6 +240,30 @@ impl Write for Target {
 pub fn cannot_write(path: &str, what: &str) -> String {
     let path = if path == "-" { "standard output" } else { path };
     format!("{path}: cannot write {what}")
+}
+
+/// Refuses an output named as a compressed file (`out.csv.gz`, `.zst`, `.xz`, `.bz2`,
+/// `.zip`): every output is written uncompressed, and plain text under such a name would not
+/// decompress (trial 3, problem 6). The reason says how to get the file compressed.
+fn refuse_compressed_name(path: &str) -> io::Result<()> {
+    let Some(codec) = Codec::from_extension(path) else {
+        return Ok(());
+    };
+    // An example rather than the path itself, which the caller names once already.
+    let pipe = match codec {
+        Codec::Zip => "zip -q out.csv.zip -".to_string(),
+        c => {
+            let ext = Path::new(path).extension().map(|e| e.to_string_lossy());
+            format!("{} > out.csv.{}", c.name(), ext.unwrap_or_default())
+        }
+    };
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "compressed outputs are not written (this name would hold plain text); write \
+             to standard output and pipe it through the compressor, e.g. -o - | {pipe}"
+        ),
+    ))
 }
 
 /// Why the temporary could not be created, in the operating system's words for the common
