@@ -218,7 +218,18 @@ fn lines_files_store_a_solution_only_in_an_81_cell_field() {
     assert_eq!(code, 1, "{err}");
     assert_eq!(rep["verdicts"]["duplicate"], 0);
     assert_eq!(rep["verdicts"]["solution-illegal"], 1);
-    assert_eq!(rep["solution_source"], "field 2");
+    assert_eq!(rep["solution_source"], "81-cell field after the puzzle");
+    // Trial 3: tdoku's `puzzle:count:solution` was named "field 2"; its solution is field 3,
+    // and the source is named without a field number, right for both.
+    let f = write(dir.path(), "t.txt", &format!("{P}:1:{S}\n{P}:1:{bad}\n"));
+    let (code, rep, err) = verify(&f, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(rep["verdicts"]["solution-illegal"], 1);
+    assert_eq!(rep["solution_source"], "81-cell field after the puzzle");
+    assert!(
+        err.contains("solution source: 81-cell field after the puzzle"),
+        "{err}"
+    );
     let f = write(dir.path(), "r.txt", &format!("{P} ED=10.3/10.3/9.8\n"));
     let (code, rep, err) = verify(&f, &[]);
     assert_eq!(code, 0, "{err}");
@@ -254,7 +265,8 @@ fn r2_headerless_csv_solutions_are_checked_with_or_without_no_header() {
     let Some(f) = case("r2_02_headerless_3m_rows.csv") else {
         return;
     };
-    for (flags, source) in [(&[][..], "field 2"), (&["--no-header"], "column 2")] {
+    let lines = "81-cell field after the puzzle";
+    for (flags, source) in [(&[][..], lines), (&["--no-header"], "column 2")] {
         let (code, rep, err) = verify(&f, flags);
         assert_eq!(code, 1, "{flags:?}: {err}");
         assert_eq!(rep["verdicts"]["ok"], 3, "{flags:?}");

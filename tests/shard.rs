@@ -222,6 +222,36 @@ fn more_shards_than_lines_leaves_some_empty() {
         total += run.stats.len();
     }
     assert_eq!(total, 2);
+    // Trial 3: an empty shard said "no puzzles found", as if the file were empty. It names
+    // the shard now; a whole empty file keeps the old note.
+    let note = |args: &[&str], input: &Path| {
+        let out = bin()
+            .arg("solve")
+            .args(args)
+            .arg(input)
+            .arg("-o")
+            .arg(dir.path().join("n.out"))
+            .output()
+            .unwrap();
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let err = note(&["--shard", "7/7"], &input);
+    let want = format!(
+        "sudoku-batch: note: {}: shard 7/7 holds no records\n",
+        input.display()
+    );
+    assert!(err.starts_with(&want), "{err}");
+    assert!(!err.contains("no puzzles found"), "{err}");
+    let empty = dir.path().join("empty.txt");
+    fs::write(&empty, "").unwrap();
+    let err = note(&[], &empty);
+    assert!(
+        err.contains(&format!(
+            "{}: no puzzles found (0 records)",
+            empty.display()
+        )),
+        "{err}"
+    );
 }
 
 #[test]

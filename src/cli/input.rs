@@ -121,7 +121,8 @@ pub struct EngineArgs {
     /// Worker threads, 1 to 1024 [default: all cores].
     #[arg(short = 'j', long = "threads", value_name = "N", value_parser = parse_threads)]
     pub threads: Option<NonZeroUsize>,
-    /// No progress bar and no summary on stderr.
+    /// No progress bar and no summary on stderr. The records a command names there
+    /// (`path:line: reason`, the first ten) are still named.
     #[arg(short, long)]
     pub quiet: bool,
     /// Read files as a stream in bounded blocks (about 1 MiB) instead of memory-mapping them:

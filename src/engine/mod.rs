@@ -170,7 +170,7 @@ pub fn run<S: Sink>(
         next_record = finished.next_record;
         let path = data.path().to_string();
         if records == 0 && !quiet {
-            eprintln!("sudoku-batch: note: {path}: no puzzles found (0 records)");
+            eprintln!("sudoku-batch: note: {path}: {}", empty_note(data.shard()));
         }
         done.inputs.push(InputRun {
             path,
@@ -184,6 +184,15 @@ pub fn run<S: Sink>(
         }
     }
     Ok(done)
+}
+
+/// What the note on an input without records says: a shard of a file with fewer lines
+/// than shards is empty although the file is not, so it is named (trial 3).
+fn empty_note(shard: Option<Shard>) -> String {
+    match shard {
+        Some(s) => format!("shard {s} holds no records"),
+        None => "no puzzles found (0 records)".to_string(),
+    }
 }
 
 /// Checks that every input has the first one's layout: all lines, or CSVs with the same

@@ -240,6 +240,11 @@ impl Dataset {
         &self.path
     }
 
+    /// The shard being read (`--shard K/N`), `None` for the whole input.
+    pub fn shard(&self) -> Option<Shard> {
+        self.shard
+    }
+
     /// The input's layout, as detected or chosen.
     pub fn layout(&self) -> &Layout {
         &self.layout

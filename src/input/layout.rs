@@ -72,6 +72,9 @@ pub const PUZZLE_NAMES: [&str; 5] = ["quizzes", "puzzle", "question", "puzzles",
 /// Header names recognised as the solution column, compared case-insensitively.
 pub const SOLUTION_NAMES: [&str; 4] = ["solutions", "solution", "answer", "answers"];
 
+/// [`Layout::solution_source`] of a lines input.
+pub const LINES_SOLUTION_SOURCE: &str = "81-cell field after the puzzle";
+
 /// The layout of one input, as detected or chosen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Layout {
@@ -129,12 +132,13 @@ impl Layout {
     }
 
     /// Where stored solutions come from, for `verify`'s summary and report: the solution
-    /// column's header name (`column N` without a header), `field 2` for a lines input (the
-    /// 81-cell field after the puzzle, on the lines that have one), or `None`: a CSV with
-    /// no solution column.
+    /// column's header name (`column N` without a header), [`LINES_SOLUTION_SOURCE`] for a
+    /// lines input (the first 81-character field after the puzzle, on the lines that have
+    /// one: field 2 of `puzzle,solution` but field 3 of tdoku's `puzzle:count:solution`,
+    /// so no one field number is right), or `None`: a CSV with no solution column.
     pub fn solution_source(&self) -> Option<String> {
         match self {
-            Layout::Lines { .. } => Some("field 2".to_string()),
+            Layout::Lines { .. } => Some(LINES_SOLUTION_SOURCE.to_string()),
             Layout::Csv {
                 header, solution, ..
             } => solution.map(|i| column_label(header.as_deref(), i)),

@@ -83,7 +83,10 @@ use std::io;
 
 pub use blocks::BLOCK;
 pub use dataset::Dataset;
-pub use layout::{ColumnFormat, Format, Layout, LayoutOptions, PUZZLE_NAMES, SOLUTION_NAMES};
+pub use layout::{
+    ColumnFormat, Format, Layout, LayoutOptions, LINES_SOLUTION_SOURCE, PUZZLE_NAMES,
+    SOLUTION_NAMES,
+};
 pub use range::{Shard, ShardRange};
 pub use sniff::detect;
 pub use source::{Codec, Source};

@@ -233,7 +233,8 @@ pub struct VerifyCounts {
     /// valid stored solution is rejected (`multiple-solutions`) but not counted here.
     pub stored_solutions_wrong: u64,
     /// Where the stored solutions were read: the solution column's name (`column N` without
-    /// a header), `field 2` (the 81-cell field after the puzzle on a line), several of these
+    /// a header), `81-cell field after the puzzle` (on a line: field 2 of
+    /// `puzzle,solution`, field 3 of `puzzle:count:solution`), several of these
     /// joined by `, ` across inputs, or `null` when no row carried one: then only the
     /// puzzles were checked.
     pub solution_source: Option<String>,
