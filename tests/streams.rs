@@ -246,6 +246,35 @@ fn a_corrupt_stream_or_a_shard_of_a_pipe_is_one_line_exit_2() {
     assert!(err.contains("--shard needs a file"), "{err}");
 }
 
+/// Trial 3, problem 7: an `.npz` this tool wrote, given as an input (a file or standard
+/// input), is named for what it is, an output format, instead of a zip reader's reason.
+#[test]
+fn an_npz_input_is_called_an_output_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let npz = dir.path().join("train_x8.npz");
+    let o = bin()
+        .args(["solve", "-q", SAMPLE, "-o"])
+        .arg(&npz)
+        .output()
+        .unwrap();
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{o:?}");
+    assert!(fs::read(&npz).unwrap().starts_with(b"PK\x03\x04"));
+    let reason = ".npz is an output format, not an input; inputs are lines, CSV, JSON Lines";
+    for (arg, name) in [(npz.to_str().unwrap(), "train_x8.npz"), ("-", "-: ")] {
+        let o = bin()
+            .args(["solve", "-q", "-o", "-", arg])
+            .pipe_stdin(&npz)
+            .unwrap()
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{arg}: {err}");
+        assert_eq!(err.lines().count(), 1, "{arg}: {err}");
+        assert!(err.contains(name) && err.contains(reason), "{arg}: {err}");
+        assert!(o.stdout.is_empty(), "{arg}: nothing written");
+    }
+}
+
 /// `(record, line, puzzle or error text)` of every record of `path` read with `opts`.
 fn records(path: &Path, opts: &ReadOptions) -> Vec<(u64, u64, String)> {
     let mut data = Dataset::open(path.to_str().unwrap(), opts).unwrap();

@@ -250,6 +250,33 @@ pub fn open(path: &str, mmap: bool) -> Result<Opened, InputError> {
     stream(Box::new(pipe), None, read, false).map_err(io_err)
 }
 
+/// Bytes of a zip's start read to find its first member's name: the 30-byte local header
+/// and a name of up to 226 bytes.
+const ZIP_HEAD: usize = 256;
+
+/// Refuses a zip whose first member is a `.npy` array (`head`: its first bytes): a numpy
+/// `.npz`, such as this tool writes, is an output format, not an input. Without this, the
+/// zip reader would give a reason about local headers (trial 3, problem 7).
+///
+/// # Errors
+/// [`io::ErrorKind::InvalidData`] saying what the inputs may be.
+fn refuse_npz(head: &[u8]) -> io::Result<()> {
+    // Local file header: the name's length at bytes 26-27 (little-endian), the name at 30.
+    let Some(&[lo, hi]) = head.get(26..28) else {
+        return Ok(());
+    };
+    let name = head.get(30..30 + usize::from(u16::from_le_bytes([lo, hi])));
+    if !name.is_some_and(|n| n.ends_with(b".npy")) {
+        return Ok(());
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidData,
+        "a numpy .npz archive: .npz is an output format, not an input; inputs are lines, \
+         CSV, JSON Lines or Parquet, plain or compressed (gzip, zstd, xz, bzip2, a one-member \
+         zip)",
+    ))
+}
+
 /// Whether `head` starts with a UTF-16 byte-order mark.
 fn is_utf16(head: &[u8]) -> bool {
     head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF])
@@ -263,8 +290,14 @@ fn stream(
     read: Arc<AtomicU64>,
     reopenable: bool,
 ) -> io::Result<Opened> {
-    let magic = head(&mut raw, 8)?;
+    let mut magic = head(&mut raw, 8)?;
     let codec = Codec::sniff(&magic);
+    if codec == Codec::Zip {
+        // The first member's name, to tell a numpy archive from a zipped text file: read
+        // only for a zip, so a terminal on standard input is not kept waiting for more.
+        magic.extend(head(&mut raw, ZIP_HEAD - magic.len())?);
+        refuse_npz(&magic)?;
+    }
     let raw: Box<dyn Read + Send> = Box::new(io::Cursor::new(magic).chain(raw));
     let mut decoded: Box<dyn Read + Send> = match codec {
         Codec::Plain => raw,
