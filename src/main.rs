@@ -4,12 +4,11 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
-use clap::Parser;
 
 mod cli;
 
 fn main() -> ExitCode {
-    let cli = match cli::Cli::try_parse() {
+    let cli = match cli::Cli::parse_args() {
         Ok(cli) => cli,
         // --help, --version, and a bare `sudoku-batch` (usage is the helpful answer there).
         Err(e)

@@ -450,6 +450,42 @@ fn a_missing_argument_is_named_on_one_line() {
     }
 }
 
+/// A negative number given as a flag's value reaches that flag's own check, on one line,
+/// instead of clap's advice to write `-- -1` (which is no use for a flag's value).
+#[test]
+fn a_negative_value_gets_the_flags_own_message() {
+    for (args, says) in [
+        (
+            vec!["bench", "--min-time", "-1", SAMPLE],
+            "--min-time -1: expected a finite",
+        ),
+        (
+            vec!["solve", "--limit", "-3", SAMPLE],
+            "'-3' for '--limit <N>'",
+        ),
+        (
+            vec!["solve", "-j", "-1", SAMPLE],
+            "'-1' for '--threads <N>'",
+        ),
+        (
+            vec!["rate", "--samples", "-1", SAMPLE],
+            "'-1' for '--samples <K>'",
+        ),
+        (
+            vec!["augment", "-n", "-1", SAMPLE],
+            "'-1' for '--copies <K>'",
+        ),
+    ] {
+        let out = bin().args(&args).assert().code(2).get_output().clone();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains(says) && !err.contains("-- -"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 /// Issue 11: clap's suggestions reach the user, on the one error line.
 #[test]
 fn misspelt_commands_and_flags_get_a_suggestion() {

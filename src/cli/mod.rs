@@ -41,6 +41,21 @@ pub struct Cli {
 }
 
 impl Cli {
+    /// Parses the process's arguments, with negative numbers taken as values in every
+    /// command, so `--min-time -1` or `-j -1` reach their value checks ("expected ...")
+    /// instead of clap's advice to write `-- -1`.
+    ///
+    /// # Errors
+    /// clap's error for a bad command line, `--help` and `--version` (the caller prints it).
+    pub fn parse_args() -> Result<Cli, clap::Error> {
+        fn allow_negative(cmd: clap::Command) -> clap::Command {
+            cmd.allow_negative_numbers(true)
+                .mut_subcommands(allow_negative)
+        }
+        let matches = allow_negative(<Cli as clap::CommandFactory>::command()).try_get_matches()?;
+        <Cli as clap::FromArgMatches>::from_arg_matches(&matches)
+    }
+
     /// Checks the flags together and builds what the library runs.
     ///
     /// # Errors
