@@ -34,7 +34,8 @@ pub struct OverlapConfig {
     /// Train inputs (`inputs`) and how to read them; its threads, quiet and mmap
     /// settings are the run's.
     pub train: ReadConfig,
-    /// Test inputs and how to read them (only `inputs` and `layout` are used).
+    /// Test inputs and how to read them (the command line gives them the train side's
+    /// threads, quiet, mmap and shard settings, with their own layout).
     pub test: ReadConfig,
     /// Matches CSV output path; `-` is standard output.
     pub output: String,
@@ -125,12 +126,7 @@ where
     W: Fn(&RawRecord) -> Result<Keys, ParseError> + Sync,
 {
     let train = Inputs::open(&cfg.train, false)?.one_layout()?;
-    let test_read = ReadConfig {
-        inputs: cfg.test.inputs.clone(),
-        layout: cfg.test.layout.clone(),
-        ..cfg.train.clone()
-    };
-    let test = Inputs::open(&test_read, false)?.one_layout()?;
+    let test = Inputs::open(&cfg.test, false)?.one_layout()?;
     let mut sides = [Side::new("train", &train), Side::new("test", &test)];
     // Only now, as `solve` and `canon` do: a missing input must not leave a header on
     // standard output.
