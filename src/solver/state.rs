@@ -374,7 +374,9 @@ impl State {
 /// busiest ([`State::busiest_pair`]); above it, on [`first_pair`]. Scoring costs about 35
 /// instructions per cell, and with many pairs the cheap choice does about as well:
 /// with no limit, serg_benchmark ran 15% slower; with 12, 4-6%
-/// slower; with 8, as fast as before (BENCHMARKS.md, issue 14).
+/// slower; with 8, as fast as before (BENCHMARKS.md, issue 14). The search passes it as
+/// `max_pairs` only until a puzzle has made a few guesses (`SCORE_ALL_AFTER_GUESSES` in
+/// `solver/mod.rs`); after that every pair is scored.
 pub(crate) const BUSIEST_MAX_PAIRS: u32 = 8;
 
 /// The first two-candidate cell of the band with the most of them (`pairs[b]`: band `b`'s).
