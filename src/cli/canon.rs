@@ -20,9 +20,10 @@ pub struct CanonArgs {
     /// record,input,line,puzzle,minlex,automorphisms,status; .txt always gives the lines.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: String,
-    /// csv, jsonl, npz, parquet: the table record,input,line,puzzle,minlex,automorphisms,status in
-    /// that format; txt: a form per line [default: by the extension of -o (.csv on a lines
-    /// input gives the table, .txt on a CSV input the lines), else by the inputs' layout].
+    /// txt: a form per line; csv: a CSV input's columns plus minlex, for a lines input the
+    /// table record,input,line,puzzle,minlex,automorphisms,status; jsonl, npz, parquet: that
+    /// table [default: by the extension of -o (.csv on a lines input gives the table, .txt on
+    /// a CSV input the lines), else by the inputs' layout].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub output_format: Option<TableFormatArg>,
     /// Parquet page compression.

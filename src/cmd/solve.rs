@@ -32,8 +32,8 @@ pub struct SolveConfig {
     pub limit: u32,
     /// Solutions output path; `-` is standard output.
     pub output: String,
-    /// `--output-format`: `None` picks by extension (`.jsonl`, `.npz`) or by the inputs'
-    /// layout.
+    /// `--output-format`: decides as the extension of `output` would
+    /// ([`TableFormat::for_rows`]); `None`: the extension decides, else the inputs' layout.
     pub output_format: Option<TableFormat>,
     /// `--parquet-compression`: how a Parquet output's pages are compressed.
     pub parquet_compression: ParquetCompression,
@@ -297,11 +297,9 @@ fn open_solutions(layout: &Layout, cfg: &SolveConfig, what: &str) -> Result<Solu
         (Some(TableFormat::Txt), _) | (None, Layout::Lines { .. }) => {
             Solutions::Lines(LinesWriter::new(target))
         }
-        (Some(TableFormat::Csv) | None, Layout::Csv { .. } | Layout::Columns { .. }) => {
-            Solutions::Csv(Box::new(
-                CsvWriter::new(target, layout.header()).context(what.to_string())?,
-            ))
-        }
+        (None, Layout::Csv { .. } | Layout::Columns { .. }) => Solutions::Csv(Box::new(
+            CsvWriter::new(target, layout.header()).context(what.to_string())?,
+        )),
         (Some(f), _) => Solutions::Table(SolveTable::new(
             table_writer(f, target, SOLVE_COLUMNS, cfg.parquet_compression)
                 .context(what.to_string())?,
