@@ -389,11 +389,28 @@ fn inputs_of_different_layouts_are_refused_before_any_work() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing.txt");
     let csv = "data/sample_kaggle.csv";
+    // The same rows under another header: the message names both headers.
+    let other = dir.path().join("other.csv");
+    let text = fs::read_to_string(csv).unwrap();
+    let (header, rows) = text.split_once('\n').unwrap();
+    assert_eq!(header, "quizzes,solutions");
+    fs::write(&other, format!("puzzle,solution\n{rows}")).unwrap();
+    let other = other.to_str().unwrap();
+    let lines_then_csv = format!(
+        "{csv}: its layout is csv, the first input's ({SAMPLE}) is lines; \
+         give inputs of different layouts in separate runs"
+    );
+    let csv_then_lines =
+        format!("{SAMPLE}: its layout is lines, the first input's ({csv}) is csv;");
+    let headers = format!(
+        "{other}: its header is \"puzzle,solution\", the first input's ({csv}) is \"quizzes,solutions\";"
+    );
     for (first, second, why) in [
-        (SAMPLE, csv, "differs from the first input's"),
+        (SAMPLE, csv, lines_then_csv.as_str()),
         (SAMPLE, missing.to_str().unwrap(), "missing.txt"),
         // A CSV output starts with its header: not even that is written.
-        (csv, SAMPLE, "differs from the first input's"),
+        (csv, SAMPLE, &csv_then_lines),
+        (csv, other, &headers),
         (csv, missing.to_str().unwrap(), "missing.txt"),
     ] {
         // Standard output would receive the first input's solutions if the second were
