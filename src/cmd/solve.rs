@@ -18,7 +18,8 @@ use crate::output::{
 };
 use crate::record::SolvedRecord;
 use crate::report::{
-    Header, InputInfo, InvalidKinds, Report, SolveCounts, SolveReport, Status, StatusCounts, Tally,
+    Counts, Header, InputInfo, InvalidKinds, Report, SolveCounts, SolveReport, Status,
+    StatusCounts, Tally,
 };
 use crate::solver;
 use crate::summary::{count, print_notes};
@@ -355,7 +356,7 @@ fn summary_lines(r: &SolveReport) -> Vec<String> {
     let limit = r.header.solution_limit;
     let mut lines = vec![format!(
         "sudoku-batch: {}: {} solved, {} multiple, {} unsolvable, {} invalid{}",
-        count(r.counts.records, "record", "records"),
+        r.counts.records_counted(),
         c.solved,
         c.multiple,
         c.unsolvable,
