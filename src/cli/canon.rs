@@ -41,6 +41,8 @@ impl CanonArgs {
     /// A message naming the flag when two flags do not fit together.
     pub fn into_config(self) -> Result<CanonConfig, String> {
         let inputs = self.input.inputs()?;
+        let output_format = self.output_format.map(Into::into);
+        let parquet_compression = self.parquet.for_output(&self.output, output_format)?;
         if self.stats.as_deref() == Some("-") && self.output == "-" {
             return Err("--stats -: standard output already carries the forms; give --stats a file or use -o FILE".into());
         }
@@ -50,8 +52,8 @@ impl CanonArgs {
         Ok(CanonConfig {
             read: self.input.read_config(inputs)?,
             output: self.output,
-            output_format: self.output_format.map(Into::into),
-            parquet_compression: self.parquet.into(),
+            output_format,
+            parquet_compression,
             stats: self.stats,
         })
     }

@@ -45,6 +45,8 @@ impl RateArgs {
     /// A message naming the flag when a value does not fit.
     pub fn into_config(self) -> Result<RateConfig, String> {
         let inputs = self.input.inputs()?;
+        let output_format = self.output_format.map(Into::into);
+        let parquet_compression = self.parquet.for_output(&self.output, output_format)?;
         output_is_input(&inputs, &[("-o", Some(&self.output))])?;
         Ok(RateConfig {
             read: self.input.read_config(inputs)?,
@@ -56,8 +58,8 @@ impl RateArgs {
                 SampleMode::Unique
             },
             output: TableOutput {
-                parquet_compression: self.parquet.into(),
-                ..TableOutput::new(self.output, self.output_format.map(Into::into))
+                parquet_compression,
+                ..TableOutput::new(self.output, output_format)
             },
         })
     }

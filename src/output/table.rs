@@ -115,6 +115,15 @@ impl TableFormat {
         Self::from_name(ext)
     }
 
+    /// The format an output at `path` is asked for in: `format` (`--output-format`) when
+    /// given, else the one its extension names ([`TableFormat::from_path`]), else `None`.
+    /// Every command decides from this: [`TableFormat::for_rows`], `augment` and `rate`
+    /// (CSV for `None`), and the check that `--parquet-compression` is asked of a Parquet
+    /// output.
+    pub fn of_output(path: &str, format: Option<TableFormat>) -> Option<TableFormat> {
+        format.or_else(|| TableFormat::from_path(path))
+    }
+
     /// The table format of a command whose own output follows the input's layout (`solve`,
     /// `canon`): the format `format` (`--output-format`) names, else the path's extension,
     /// when that is not the layout's own output: `jsonl`, `npz` or `parquet` always, `csv` on
@@ -127,13 +136,23 @@ impl TableFormat {
         format: Option<TableFormat>,
         lines_input: bool,
     ) -> Option<TableFormat> {
-        format
-            .or_else(|| TableFormat::from_path(path))
-            .filter(|f| match f {
-                TableFormat::Csv => lines_input,
-                TableFormat::Txt => !lines_input,
-                TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet => true,
-            })
+        TableFormat::of_output(path, format).filter(|f| match f {
+            TableFormat::Csv => lines_input,
+            TableFormat::Txt => !lines_input,
+            TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet => true,
+        })
+    }
+
+    /// The format's name, as `--output-format` spells it: `csv`, `txt`, `jsonl`, `npz`,
+    /// `parquet`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableFormat::Csv => "csv",
+            TableFormat::Txt => "txt",
+            TableFormat::Jsonl => "jsonl",
+            TableFormat::Npz => "npz",
+            TableFormat::Parquet => "parquet",
+        }
     }
 
     /// The format called `name` (`csv`, `txt`, `jsonl`, `npz`, `parquet`, case-insensitive).
@@ -470,5 +489,15 @@ mod tests {
         assert_eq!(TableFormat::for_rows("o.out", csv, true), csv);
         assert_eq!(TableFormat::for_rows("o.csv", txt, true), None);
         assert_eq!(TableFormat::for_rows("-", txt, false), txt);
+        // `name` spells what `from_name` reads.
+        for f in [
+            TableFormat::Csv,
+            TableFormat::Txt,
+            TableFormat::Jsonl,
+            TableFormat::Npz,
+            TableFormat::Parquet,
+        ] {
+            assert_eq!(TableFormat::from_name(f.name()), Some(f));
+        }
     }
 }
