@@ -503,6 +503,30 @@ fn a_negative_value_gets_the_flags_own_message() {
     }
 }
 
+/// `--seed` takes a whole number from 0 to 2^64 - 1 in every command that has it; anything
+/// else (a negative number, a fraction, a number too large) gets that range, not Rust's
+/// "invalid digit found in string" (a new-user trial finding).
+#[test]
+fn a_bad_seed_gets_the_flags_own_message() {
+    let range = format!("expected a whole number from 0 to {}", u64::MAX);
+    for cmd in ["augment", "rate", "bench"] {
+        for bad in ["-1", "1.5", "18446744073709551616", "x"] {
+            let args = [cmd, "--seed", bad, SAMPLE];
+            let out = bin().args(args).assert().code(2).get_output().clone();
+            let err = String::from_utf8(out.stderr).unwrap();
+            let want = format!(
+                "sudoku-batch: error: invalid value '{bad}' for '--seed <S>': {range} (see --help)\n"
+            );
+            let want = if cmd == "bench" {
+                want.replace("<S>", "<SEED>")
+            } else {
+                want
+            };
+            assert_eq!(err, want, "{args:?}");
+        }
+    }
+}
+
 /// Issue 11: clap's suggestions reach the user, on the one error line.
 #[test]
 fn misspelt_commands_and_flags_get_a_suggestion() {

@@ -20,7 +20,7 @@ pub struct AugmentArgs {
     pub copies: u32,
     /// Seed of the counter-based generator: the same seed gives the same bytes at any -j
     /// and across shards.
-    #[arg(long, value_name = "S", default_value = "0")]
+    #[arg(long, value_name = "S", default_value = "0", value_parser = super::parse_seed)]
     pub seed: u64,
     /// Also write each puzzle as it is (transform 0-012345678-012345678-123456789) before
     /// its isomorphs.

@@ -19,7 +19,7 @@ pub struct RateArgs {
     #[arg(long, value_name = "K", default_value = "10", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub samples: u32,
     /// Seed of the isomorph draws (a rating is comparable only under one seed and K).
-    #[arg(long, value_name = "S", default_value = "0")]
+    #[arg(long, value_name = "S", default_value = "0", value_parser = super::parse_seed)]
     pub seed: u64,
     /// Prove uniqueness once, then solve each sample to its first solution: 1.6x faster,
     /// but noisier ratings, comparable only with other --first ratings.
