@@ -325,6 +325,42 @@ fn stored_solutions_are_summarised_as_not_checked_for_uniqueness() {
     assert_eq!(sources, [0, 1], "both kept, as README says");
 }
 
+/// Trial 4, problem 11: augment named a bad stored-solution cell `column 81` where verify
+/// says `r9c9`; both now give the cell, in verify's words.
+#[test]
+fn a_malformed_stored_solution_is_named_by_its_cell_as_verify_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("bad.csv");
+    let (x_last, zero_first) = (format!("{}x", &S[..80]), format!("0{}", &S[1..]));
+    std::fs::write(
+        &input,
+        format!("puzzle,solution\n{P},{x_last}\n{P},{zero_first}\n"),
+    )
+    .unwrap();
+    let o = bin()
+        .args(["augment", "-n", "1", "-o", "/dev/null"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let path = input.to_str().unwrap();
+    for want in [
+        format!("{path}:2: stored solution: r9c9: invalid character 'x' (character 81)\n"),
+        format!("{path}:3: stored solution: r1c1: blank '0', expected a digit 1-9\n"),
+    ] {
+        assert!(err.contains(&want), "{err:?} lacks {want:?}");
+    }
+    let o = bin().arg("verify").arg(&input).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            ":2: solution-malformed: solution: r9c9: invalid character 'x' (character 81)"
+        ),
+        "{err}"
+    );
+}
+
 #[test]
 fn jsonl_and_npz_hold_the_csv_rows() {
     let Some(input) = hard20() else { return };

@@ -18,6 +18,7 @@ use crate::input::RawRecord;
 use crate::isomorph::{Isomorph, CODE_LEN};
 use crate::output::table::{Column, Kind, TableWriter, Value};
 use crate::solver;
+use crate::verify::check;
 
 /// The output columns: the 0-based record the pair comes from, the transformed puzzle and
 /// solution (81 digits, `0` = blank; the solution empty when kept without one), and the
@@ -145,7 +146,8 @@ fn solution_of(raw: &RawRecord, puzzle: &Grid) -> Result<Grid, Skip> {
         Some(Ok(s)) => Err(Skip::WrongSolution(format!(
             "the stored solution {s} is not a valid completion of the puzzle"
         ))),
-        Some(Err(e)) => Err(Skip::WrongSolution(format!("stored solution: {e}"))),
+        // Named as verify names it: the cell (`r9c9`), not a character position.
+        Some(Err(e)) => Err(Skip::WrongSolution(check::describe(e, "stored solution"))),
         None => {
             let found = solver::solve(puzzle, 2);
             if found.givens_clash {
