@@ -77,6 +77,23 @@ fn canon_keeps_csv_columns_and_adds_minlex() {
     for (i, (line, p)) in lines.zip(&ps).enumerate() {
         assert_eq!(line, format!("id{i},{p},x,{}", minlex(p)));
     }
+    // New-user trial: `--output-format csv` wrote the per-record table here while a `.csv`
+    // name wrote these columns; a flag that agrees with the extension must not change the
+    // output, so both give the input's columns plus `minlex`, as `solve` does.
+    let flagged = bin()
+        .args(["canon", "-q", "--output-format", "csv"])
+        .arg(&input)
+        .assert()
+        .success();
+    assert_eq!(String::from_utf8_lossy(&flagged.get_output().stdout), text);
+    let named = dir.path().join("named.csv");
+    bin()
+        .args(["canon", "-q", "-o"])
+        .arg(&named)
+        .arg(&input)
+        .assert()
+        .success();
+    assert_eq!(std::fs::read_to_string(&named).unwrap(), text);
     // Trial 3, problem 3: on its own output (a CSV with a `minlex` column), canon names
     // the added column as `solve` does, `minlex_2`, and gives the same forms again.
     let first = dir.path().join("first.csv");

@@ -389,11 +389,28 @@ fn inputs_of_different_layouts_are_refused_before_any_work() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing.txt");
     let csv = "data/sample_kaggle.csv";
+    // The same rows under another header: the message names both headers.
+    let other = dir.path().join("other.csv");
+    let text = fs::read_to_string(csv).unwrap();
+    let (header, rows) = text.split_once('\n').unwrap();
+    assert_eq!(header, "quizzes,solutions");
+    fs::write(&other, format!("puzzle,solution\n{rows}")).unwrap();
+    let other = other.to_str().unwrap();
+    let lines_then_csv = format!(
+        "{csv}: its layout is csv, the first input's ({SAMPLE}) is lines; \
+         give inputs of different layouts in separate runs"
+    );
+    let csv_then_lines =
+        format!("{SAMPLE}: its layout is lines, the first input's ({csv}) is csv;");
+    let headers = format!(
+        "{other}: its header is \"puzzle,solution\", the first input's ({csv}) is \"quizzes,solutions\";"
+    );
     for (first, second, why) in [
-        (SAMPLE, csv, "differs from the first input's"),
+        (SAMPLE, csv, lines_then_csv.as_str()),
         (SAMPLE, missing.to_str().unwrap(), "missing.txt"),
         // A CSV output starts with its header: not even that is written.
-        (csv, SAMPLE, "differs from the first input's"),
+        (csv, SAMPLE, &csv_then_lines),
+        (csv, other, &headers),
         (csv, missing.to_str().unwrap(), "missing.txt"),
     ] {
         // Standard output would receive the first input's solutions if the second were
@@ -483,6 +500,30 @@ fn a_negative_value_gets_the_flags_own_message() {
             err.contains(says) && !err.contains("-- -"),
             "{args:?}: {err}"
         );
+    }
+}
+
+/// `--seed` takes a whole number from 0 to 2^64 - 1 in every command that has it; anything
+/// else (a negative number, a fraction, a number too large) gets that range, not Rust's
+/// "invalid digit found in string" (a new-user trial finding).
+#[test]
+fn a_bad_seed_gets_the_flags_own_message() {
+    let range = format!("expected a whole number from 0 to {}", u64::MAX);
+    for cmd in ["augment", "rate", "bench"] {
+        for bad in ["-1", "1.5", "18446744073709551616", "x"] {
+            let args = [cmd, "--seed", bad, SAMPLE];
+            let out = bin().args(args).assert().code(2).get_output().clone();
+            let err = String::from_utf8(out.stderr).unwrap();
+            let want = format!(
+                "sudoku-batch: error: invalid value '{bad}' for '--seed <S>': {range} (see --help)\n"
+            );
+            let want = if cmd == "bench" {
+                want.replace("<S>", "<SEED>")
+            } else {
+                want
+            };
+            assert_eq!(err, want, "{args:?}");
+        }
     }
 }
 

@@ -284,3 +284,39 @@ fn a_parquet_output_without_the_feature_names_the_file() {
         assert!(!Path::new(out).exists(), "{cmd}");
     }
 }
+
+/// `--parquet-compression` asked of an output that is not Parquet would do nothing: it is
+/// refused in one line naming the flag and the output's format, before any record is
+/// written, by every command that takes it (with or without the `parquet` feature; a
+/// Parquet output takes it, see tests/parquet.rs).
+#[test]
+fn parquet_compression_of_an_output_that_is_not_parquet_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let i = input(dir.path());
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (csv, txt, named) = (path("o.csv"), path("o.txt"), path("o.parquet"));
+    let fix = "drop the flag, or write Parquet (-o NAME.parquet or --output-format parquet)";
+    for cmd in ["solve", "canon", "augment", "rate"] {
+        for (out, flags, written) in [
+            (&csv, &[][..], "is written as csv"),
+            (&txt, &[][..], "is written as txt"),
+            (
+                &named,
+                &["--output-format", "jsonl"][..],
+                "is written as jsonl",
+            ),
+            (&"-".to_string(), &[][..], "is not Parquet"),
+        ] {
+            for codec in ["none", "zstd"] {
+                let mut args = vec![cmd, "-q", &i, "-o", out, "--parquet-compression", codec];
+                args.extend(flags);
+                let want = format!(
+                    "--parquet-compression applies to a Parquet output only, and -o {out} \
+                     {written}: {fix}"
+                );
+                assert_fatal(&args, &want);
+                assert!(!Path::new(out).exists(), "{args:?}");
+            }
+        }
+    }
+}

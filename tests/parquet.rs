@@ -237,6 +237,14 @@ fn each_parquet_compression_is_written_and_read_back() {
         run(&["solve", &table, "-o", &again]);
         assert_solved_again(std::path::Path::new(&again), codec);
         for cmd in ["canon", "rate", "augment"] {
+            // The flag asked of an output that is not Parquet is refused (it would do
+            // nothing), also in this build.
+            let csv = s(&format!("{cmd}_{codec}.csv"));
+            let (code, out, err) = run(&[&[cmd, &input, "-o", &csv][..], &flag].concat());
+            assert_eq!((code, out.as_str()), (Some(2), ""), "{cmd} {codec}");
+            let want = format!("-o {csv} is written as csv: drop the flag");
+            assert!(err.contains(&want), "{cmd} {codec}: {err}");
+            assert!(!std::path::Path::new(&csv).exists(), "{cmd} {codec}");
             let out = s(&format!("{cmd}_{codec}.parquet"));
             let (code, _, err) = run(&[&[cmd, &input, "-o", &out][..], &flag].concat());
             assert!(matches!(code, Some(0 | 1)), "{cmd} {codec}: {err}");

@@ -392,6 +392,41 @@ fn a_missing_shard_is_refused_by_name_unless_partial_which_the_report_records() 
     assert!(!again.exists());
 }
 
+/// `report merge` of verify reports counts in verify's own word, rows, as verify's summary
+/// does (it said "records"): the line names the merged report's `rows`, which equal a whole
+/// run's.
+#[test]
+fn merge_of_verify_reports_says_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let verify = |shard: Option<&str>, tag: &str| -> PathBuf {
+        let report = dir.path().join(format!("{tag}.json"));
+        let mut cmd = bin();
+        cmd.args(["verify", "-q", "--report"])
+            .arg(&report)
+            .arg(SAMPLE);
+        if let Some(s) = shard {
+            cmd.args(["--shard", s]);
+        }
+        cmd.assert().code(0);
+        report
+    };
+    let whole = json(&verify(None, "whole"))["rows"].as_u64().unwrap();
+    assert_eq!(
+        whole,
+        common::data_lines(&fs::read_to_string(SAMPLE).unwrap()).len() as u64
+    );
+    let shards = [verify(Some("1/2"), "v1"), verify(Some("2/2"), "v2")];
+    let merged = dir.path().join("vm.json");
+    let done = merge(&merged, &shards).code(0);
+    assert_eq!(json(&merged)["rows"], whole);
+    let err = String::from_utf8(done.get_output().stderr.clone()).unwrap();
+    let want = format!(
+        "sudoku-batch: merged 2 verify reports (shards 1/2 to 2/2): {whole} rows -> {}\n",
+        merged.display()
+    );
+    assert_eq!(err, want);
+}
+
 /// Case R2-04: verify reports carry `shard` and merge like solve reports (40 rows, 40 ok);
 /// solve and verify reports never merge together.
 #[test]

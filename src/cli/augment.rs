@@ -20,7 +20,7 @@ pub struct AugmentArgs {
     pub copies: u32,
     /// Seed of the counter-based generator: the same seed gives the same bytes at any -j
     /// and across shards.
-    #[arg(long, value_name = "S", default_value = "0")]
+    #[arg(long, value_name = "S", default_value = "0", value_parser = super::parse_seed)]
     pub seed: u64,
     /// Also write each puzzle as it is (transform 0-012345678-012345678-123456789) before
     /// its isomorphs.
@@ -63,6 +63,8 @@ impl AugmentArgs {
             );
         }
         let inputs = self.input.inputs()?;
+        let output_format = self.output_format.map(Into::into);
+        let parquet_compression = self.parquet.for_output(&self.output, output_format)?;
         let outputs = [("-o", Some(&self.output))];
         output_is_input(&inputs, &outputs)?;
         let mut read = self.input.read_config(inputs)?;
@@ -77,8 +79,8 @@ impl AugmentArgs {
                 keep_unsolved: self.keep_unsolved,
             },
             output: TableOutput {
-                parquet_compression: self.parquet.into(),
-                ..TableOutput::new(self.output, self.output_format.map(Into::into))
+                parquet_compression,
+                ..TableOutput::new(self.output, output_format)
             },
         })
     }

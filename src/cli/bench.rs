@@ -31,7 +31,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "SECONDS", default_value = "1.0")]
     pub min_time: f64,
     /// Replace each puzzle by a random isomorph drawn from this seed (removes order effects).
-    #[arg(long, value_name = "SEED")]
+    #[arg(long, value_name = "SEED", value_parser = super::parse_seed)]
     pub seed: Option<u64>,
     /// Stop at the first solution (limit 1).
     #[arg(long, conflicts_with = "unique")]

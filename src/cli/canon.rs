@@ -20,9 +20,10 @@ pub struct CanonArgs {
     /// record,input,line,puzzle,minlex,automorphisms,status; .txt always gives the lines.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: String,
-    /// csv, jsonl, npz, parquet: the table record,input,line,puzzle,minlex,automorphisms,status in
-    /// that format; txt: a form per line [default: by the extension of -o (.csv on a lines
-    /// input gives the table, .txt on a CSV input the lines), else by the inputs' layout].
+    /// txt: a form per line; csv: a CSV input's columns plus minlex, for a lines input the
+    /// table record,input,line,puzzle,minlex,automorphisms,status; jsonl, npz, parquet: that
+    /// table [default: by the extension of -o (.csv on a lines input gives the table, .txt on
+    /// a CSV input the lines), else by the inputs' layout].
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub output_format: Option<TableFormatArg>,
     /// Parquet page compression.
@@ -40,6 +41,8 @@ impl CanonArgs {
     /// A message naming the flag when two flags do not fit together.
     pub fn into_config(self) -> Result<CanonConfig, String> {
         let inputs = self.input.inputs()?;
+        let output_format = self.output_format.map(Into::into);
+        let parquet_compression = self.parquet.for_output(&self.output, output_format)?;
         if self.stats.as_deref() == Some("-") && self.output == "-" {
             return Err("--stats -: standard output already carries the forms; give --stats a file or use -o FILE".into());
         }
@@ -49,8 +52,8 @@ impl CanonArgs {
         Ok(CanonConfig {
             read: self.input.read_config(inputs)?,
             output: self.output,
-            output_format: self.output_format.map(Into::into),
-            parquet_compression: self.parquet.into(),
+            output_format,
+            parquet_compression,
             stats: self.stats,
         })
     }

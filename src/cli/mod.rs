@@ -133,3 +133,12 @@ pub fn error_line(e: &clap::Error, first_arg: Option<&std::ffi::OsStr>) -> Strin
     }
     format!("{out} (see --help)")
 }
+
+/// Parses a `--seed` value (`augment`, `rate`, `bench`): a whole number that fits in 64
+/// bits. Its own message for anything else, so `--seed -1` is not told of an "invalid
+/// digit" (a new-user trial finding).
+fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("expected a whole number from 0 to {}", u64::MAX))
+}

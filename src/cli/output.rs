@@ -35,11 +35,11 @@ impl From<TableFormatArg> for TableFormat {
 /// `--parquet-compression`, beside `--output-format` in every command that writes a table.
 #[derive(Debug, Args)]
 pub struct ParquetArgs {
-    /// How a Parquet output's pages are compressed: none is the fastest to write, snappy
-    /// makes the file about a third smaller, zstd (level 1) smaller still. Other outputs
-    /// ignore it.
-    #[arg(long, value_enum, value_name = "CODEC", default_value = "none")]
-    pub parquet_compression: ParquetCompressionArg,
+    /// How a Parquet output's pages are compressed [default: none]: none is the fastest to
+    /// write, snappy makes the file about a third smaller, zstd (level 1) smaller still.
+    /// Refused for an output that is not Parquet.
+    #[arg(long, value_enum, value_name = "CODEC")]
+    pub parquet_compression: Option<ParquetCompressionArg>,
 }
 
 /// Codec for `--parquet-compression`.
@@ -53,13 +53,35 @@ pub enum ParquetCompressionArg {
     Zstd,
 }
 
-impl From<ParquetArgs> for ParquetCompression {
-    fn from(a: ParquetArgs) -> ParquetCompression {
-        match a.parquet_compression {
-            ParquetCompressionArg::None => ParquetCompression::None,
-            ParquetCompressionArg::Snappy => ParquetCompression::Snappy,
-            ParquetCompressionArg::Zstd => ParquetCompression::Zstd,
-        }
+impl ParquetArgs {
+    /// The codec for the output at `path` (`-o`) in `format` (`--output-format`):
+    /// uncompressed unless the flag is given. The flag is refused, naming the output's
+    /// format, unless that output is Parquet ([`TableFormat::of_output`]): a flag the
+    /// output would ignore must not be dropped silently (also `none`, and in a build
+    /// without the `parquet` feature).
+    pub fn for_output(
+        self,
+        path: &str,
+        format: Option<TableFormat>,
+    ) -> Result<ParquetCompression, String> {
+        let Some(codec) = self.parquet_compression else {
+            return Ok(ParquetCompression::None);
+        };
+        let written = match TableFormat::of_output(path, format) {
+            Some(TableFormat::Parquet) => {
+                return Ok(match codec {
+                    ParquetCompressionArg::None => ParquetCompression::None,
+                    ParquetCompressionArg::Snappy => ParquetCompression::Snappy,
+                    ParquetCompressionArg::Zstd => ParquetCompression::Zstd,
+                })
+            }
+            Some(f) => format!("is written as {}", f.name()),
+            None => "is not Parquet".to_string(),
+        };
+        Err(format!(
+            "--parquet-compression applies to a Parquet output only, and -o {path} {written}: \
+             drop the flag, or write Parquet (-o NAME.parquet or --output-format parquet)"
+        ))
     }
 }
 

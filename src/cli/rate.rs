@@ -19,7 +19,7 @@ pub struct RateArgs {
     #[arg(long, value_name = "K", default_value = "10", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub samples: u32,
     /// Seed of the isomorph draws (a rating is comparable only under one seed and K).
-    #[arg(long, value_name = "S", default_value = "0")]
+    #[arg(long, value_name = "S", default_value = "0", value_parser = super::parse_seed)]
     pub seed: u64,
     /// Prove uniqueness once, then solve each sample to its first solution: 1.6x faster,
     /// but noisier ratings, comparable only with other --first ratings.
@@ -45,6 +45,8 @@ impl RateArgs {
     /// A message naming the flag when a value does not fit.
     pub fn into_config(self) -> Result<RateConfig, String> {
         let inputs = self.input.inputs()?;
+        let output_format = self.output_format.map(Into::into);
+        let parquet_compression = self.parquet.for_output(&self.output, output_format)?;
         output_is_input(&inputs, &[("-o", Some(&self.output))])?;
         Ok(RateConfig {
             read: self.input.read_config(inputs)?,
@@ -56,8 +58,8 @@ impl RateArgs {
                 SampleMode::Unique
             },
             output: TableOutput {
-                parquet_compression: self.parquet.into(),
-                ..TableOutput::new(self.output, self.output_format.map(Into::into))
+                parquet_compression,
+                ..TableOutput::new(self.output, output_format)
             },
         })
     }

@@ -60,6 +60,8 @@ impl SolveArgs {
     /// A message naming the flag when two flags do not fit together.
     pub fn into_config(self) -> Result<SolveConfig, String> {
         let inputs = self.input.inputs()?;
+        let output_format = self.output_format.map(Into::into);
+        let parquet_compression = self.parquet.for_output(&self.output, output_format)?;
         for (flag, path) in [("--stats", &self.stats), ("--report", &self.report)] {
             if path.as_deref() == Some("-") && self.output == "-" {
                 return Err(format!(
@@ -78,8 +80,8 @@ impl SolveArgs {
             read: self.input.read_config(inputs)?,
             limit: if self.first { 1 } else { self.limit },
             output: self.output,
-            output_format: self.output_format.map(Into::into),
-            parquet_compression: self.parquet.into(),
+            output_format,
+            parquet_compression,
             stats: self.stats,
             report: self.report,
         })

@@ -3,9 +3,10 @@
 //! A lines input (or `--output-format txt`, or a `.txt` name on a CSV input) gives one line
 //! per record: the form (`.` blanks), or `invalid` for a record that is not a puzzle (a
 //! parse error or clashing givens). A CSV input gives every input column plus `minlex`
-//! (`minlex_2`, ... when the input has one; also `invalid` there). A table output (`.jsonl`, `.npz`, `.parquet`, a `.csv` name on a
-//! lines input, or `--output-format csv|jsonl|npz|parquet`) gives [`CANON_COLUMNS`] through
-//! the writers `solve`, `augment` and `rate` use. `--stats` writes
+//! (`minlex_2`, ... when the input has one; also `invalid` there). A table output (`.jsonl`,
+//! `.npz`, `.parquet`, a `.csv` name on a lines input, or the same by `--output-format`,
+//! which decides as the extension does) gives [`CANON_COLUMNS`] through the writers
+//! `solve`, `augment` and `rate` use. `--stats` writes
 //! `record,input,line,status,clues,automorphisms,error` per record.
 
 use crate::summary::count;
@@ -55,9 +56,10 @@ pub struct CanonConfig {
     pub read: ReadConfig,
     /// Forms output path; `-` is standard output.
     pub output: String,
-    /// `--output-format`: a table of [`CANON_COLUMNS`] in this format, whatever the
-    /// extension, except `txt`: the lines output (a form or `invalid` a line). `None`: as
-    /// [`TableFormat::for_rows`] picks from the extension, else the input's layout.
+    /// `--output-format`: decides as the extension of `output` would
+    /// ([`TableFormat::for_rows`], as for `solve`): `txt` the lines output (a form or
+    /// `invalid` a line), `csv` on a CSV input its columns plus `minlex`, any other a table
+    /// of [`CANON_COLUMNS`]. `None`: the extension decides, else the input's layout.
     pub output_format: Option<TableFormat>,
     /// `--parquet-compression`: how a Parquet output's pages are compressed.
     pub parquet_compression: ParquetCompression,

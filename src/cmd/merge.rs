@@ -33,12 +33,12 @@ pub enum Merged {
 
 impl Merged {
     /// One line for standard error: how many reports of which command were merged, the
-    /// records they hold, a partial set's missing shards, and where the report went, e.g.
+    /// records they hold (in the command's word, [`Counts::NOUN`]: `rows` for `verify`), a partial set's missing shards, and where the report went, e.g.
     /// `merged 4 solve reports (shards 1/4 to 4/4): 1000000 records -> report.json`.
     pub fn summary(&self, output: &str) -> String {
         let (header, records) = match self {
-            Merged::Solve(r) => (&r.header, r.counts.records()),
-            Merged::Verify(r) => (&r.header, r.counts.records()),
+            Merged::Solve(r) => (&r.header, r.counts.records_counted()),
+            Merged::Verify(r) => (&r.header, r.counts.records_counted()),
         };
         let shards: Vec<&str> = header.shards.iter().flatten().map(String::as_str).collect();
         let span = match (shards.first(), shards.last()) {
@@ -59,10 +59,7 @@ impl Merged {
         } else {
             output
         };
-        format!(
-            "merged {reports}{span}: {}{missing} -> {to}",
-            count(records, "record", "records"),
-        )
+        format!("merged {reports}{span}: {records}{missing} -> {to}")
     }
 }
 

@@ -18,7 +18,8 @@ use crate::output::{
 };
 use crate::record::SolvedRecord;
 use crate::report::{
-    Header, InputInfo, InvalidKinds, Report, SolveCounts, SolveReport, Status, StatusCounts, Tally,
+    Counts, Header, InputInfo, InvalidKinds, Report, SolveCounts, SolveReport, Status,
+    StatusCounts, Tally,
 };
 use crate::solver;
 use crate::summary::{count, print_notes};
@@ -32,8 +33,8 @@ pub struct SolveConfig {
     pub limit: u32,
     /// Solutions output path; `-` is standard output.
     pub output: String,
-    /// `--output-format`: `None` picks by extension (`.jsonl`, `.npz`) or by the inputs'
-    /// layout.
+    /// `--output-format`: decides as the extension of `output` would
+    /// ([`TableFormat::for_rows`]); `None`: the extension decides, else the inputs' layout.
     pub output_format: Option<TableFormat>,
     /// `--parquet-compression`: how a Parquet output's pages are compressed.
     pub parquet_compression: ParquetCompression,
@@ -297,11 +298,9 @@ fn open_solutions(layout: &Layout, cfg: &SolveConfig, what: &str) -> Result<Solu
         (Some(TableFormat::Txt), _) | (None, Layout::Lines { .. }) => {
             Solutions::Lines(LinesWriter::new(target))
         }
-        (Some(TableFormat::Csv) | None, Layout::Csv { .. } | Layout::Columns { .. }) => {
-            Solutions::Csv(Box::new(
-                CsvWriter::new(target, layout.header()).context(what.to_string())?,
-            ))
-        }
+        (None, Layout::Csv { .. } | Layout::Columns { .. }) => Solutions::Csv(Box::new(
+            CsvWriter::new(target, layout.header()).context(what.to_string())?,
+        )),
         (Some(f), _) => Solutions::Table(SolveTable::new(
             table_writer(f, target, SOLVE_COLUMNS, cfg.parquet_compression)
                 .context(what.to_string())?,
@@ -357,7 +356,7 @@ fn summary_lines(r: &SolveReport) -> Vec<String> {
     let limit = r.header.solution_limit;
     let mut lines = vec![format!(
         "sudoku-batch: {}: {} solved, {} multiple, {} unsolvable, {} invalid{}",
-        count(r.counts.records, "record", "records"),
+        r.counts.records_counted(),
         c.solved,
         c.multiple,
         c.unsolvable,

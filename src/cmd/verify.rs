@@ -20,7 +20,7 @@ use crate::input::{Dataset, Layout, RawRecord, ReadOptions};
 use crate::output::rejects::{RejectRow, RejectsWriter};
 use crate::output::Target;
 use crate::output::{cannot_write, commit_outputs, open_target};
-use crate::report::{Header, InputInfo, Report};
+use crate::report::{Counts, Header, InputInfo, Report};
 use crate::summary::{count, print_notes};
 use crate::verify::check::{check_record, Checked, FieldNames, Verdict};
 use crate::verify::dedup::{Fingerprints, FirstSeen};
@@ -353,7 +353,7 @@ impl Auditor {
         let _ = writeln!(
             err,
             "sudoku-batch: verify: {}: {} ok, {} duplicate, {} rejected{stored}{}",
-            count(c.rows, "row", "rows"),
+            c.records_counted(),
             c.verdicts.get(Verdict::Ok),
             c.verdicts.get(Verdict::Duplicate),
             c.rejected,

@@ -34,9 +34,7 @@ impl TableOutput {
     /// else CSV (standard output, `/dev/null`, an unknown extension); Parquet pages not
     /// compressed.
     pub fn new(path: String, format: Option<TableFormat>) -> TableOutput {
-        let format = format
-            .or_else(|| TableFormat::from_path(&path))
-            .unwrap_or(TableFormat::Csv);
+        let format = TableFormat::of_output(&path, format).unwrap_or(TableFormat::Csv);
         TableOutput {
             path,
             format,

@@ -41,7 +41,7 @@
 
 use anyhow::{Context, Result};
 
-use crate::input::{Dataset, Finished, Layout, LayoutOptions, RawRecord, ReadOptions, Shard};
+use crate::input::{Dataset, Finished, LayoutOptions, RawRecord, ReadOptions, Shard};
 
 /// A command's per-record work, shared by the workers.
 pub trait Work: Sync {
@@ -201,27 +201,45 @@ fn empty_note(shard: Option<Shard>) -> String {
 /// header, for a command that writes them into one output.
 ///
 /// # Errors
-/// The first input whose layout differs, named.
+/// The first input whose layout differs, named, with both layouts or both headers.
 pub fn same_layout(datasets: &[Dataset]) -> Result<()> {
     let Some(first) = datasets.first() else {
         return Ok(());
     };
     for data in &datasets[1..] {
-        let same = match (first.layout(), data.layout()) {
-            (Layout::Lines { .. }, Layout::Lines { .. }) => true,
-            (Layout::Csv { header: a, .. }, Layout::Csv { header: b, .. }) => a == b,
-            (a @ Layout::Columns { .. }, b @ Layout::Columns { .. }) => a.header() == b.header(),
-            _ => false,
-        };
-        anyhow::ensure!(
-            same,
-            "{}: its layout ({}) or header differs from the first input's; \
-             give inputs of different layouts in separate runs",
-            data.path(),
-            data.layout().name()
-        );
+        if let Some(why) = layout_difference(first, data) {
+            anyhow::bail!(
+                "{}: {why}; give inputs of different layouts in separate runs",
+                data.path()
+            );
+        }
     }
     Ok(())
+}
+
+/// How `data`'s layout differs from `first`'s, naming both layouts (`lines`, `csv`,
+/// `jsonl`, `parquet`) or both headers; `None` when one output can hold both. JSON Lines
+/// and Parquet count as one layout (records with named columns), told apart by header.
+fn layout_difference(first: &Dataset, data: &Dataset) -> Option<String> {
+    let (a, b) = (first.layout(), data.layout());
+    if std::mem::discriminant(a) != std::mem::discriminant(b) {
+        return Some(format!(
+            "its layout is {}, the first input's ({}) is {}",
+            b.name(),
+            first.path(),
+            a.name()
+        ));
+    }
+    let shown =
+        |h: Option<&[String]>| h.map_or("none".to_string(), |h| format!("\"{}\"", h.join(",")));
+    (a.header() != b.header()).then(|| {
+        format!(
+            "its header is {}, the first input's ({}) is {}",
+            shown(b.header()),
+            first.path(),
+            shown(a.header())
+        )
+    })
 }
 
 /// A rayon pool of `threads` workers, for one run of a command (or one thread count of

@@ -115,24 +115,44 @@ impl TableFormat {
         Self::from_name(ext)
     }
 
+    /// The format an output at `path` is asked for in: `format` (`--output-format`) when
+    /// given, else the one its extension names ([`TableFormat::from_path`]), else `None`.
+    /// Every command decides from this: [`TableFormat::for_rows`], `augment` and `rate`
+    /// (CSV for `None`), and the check that `--parquet-compression` is asked of a Parquet
+    /// output.
+    pub fn of_output(path: &str, format: Option<TableFormat>) -> Option<TableFormat> {
+        format.or_else(|| TableFormat::from_path(path))
+    }
+
     /// The table format of a command whose own output follows the input's layout (`solve`,
-    /// `canon`): `format` (`--output-format`) when given, else the format the path's
-    /// extension names when that is not the layout's own output: `.jsonl`, `.npz` or
-    /// `.parquet` always, `.csv` on a lines input (`lines_input`), `.txt` on a CSV input.
-    /// `None` keeps the layout's own output (`.txt` on a lines input, `.csv` on a CSV input,
-    /// any other name, standard output).
+    /// `canon`): the format `format` (`--output-format`) names, else the path's extension,
+    /// when that is not the layout's own output: `jsonl`, `npz` or `parquet` always, `csv` on
+    /// a lines input (`lines_input`), `txt` on a CSV (or JSON Lines, Parquet) input. `None`
+    /// keeps the layout's own output: `txt` on a lines input, `csv` on a CSV input, any
+    /// other name, standard output. The flag and the extension decide alike, so a flag that
+    /// agrees with the extension never changes the output (a new-user trial finding).
     pub fn for_rows(
         path: &str,
         format: Option<TableFormat>,
         lines_input: bool,
     ) -> Option<TableFormat> {
-        format.or_else(|| {
-            TableFormat::from_path(path).filter(|f| match f {
-                TableFormat::Csv => lines_input,
-                TableFormat::Txt => !lines_input,
-                TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet => true,
-            })
+        TableFormat::of_output(path, format).filter(|f| match f {
+            TableFormat::Csv => lines_input,
+            TableFormat::Txt => !lines_input,
+            TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet => true,
         })
+    }
+
+    /// The format's name, as `--output-format` spells it: `csv`, `txt`, `jsonl`, `npz`,
+    /// `parquet`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableFormat::Csv => "csv",
+            TableFormat::Txt => "txt",
+            TableFormat::Jsonl => "jsonl",
+            TableFormat::Npz => "npz",
+            TableFormat::Parquet => "parquet",
+        }
     }
 
     /// The format called `name` (`csv`, `txt`, `jsonl`, `npz`, `parquet`, case-insensitive).
@@ -462,5 +482,22 @@ mod tests {
         assert_eq!(TableFormat::for_rows("o.out", None, true), None);
         let jsonl = Some(TableFormat::Jsonl);
         assert_eq!(TableFormat::for_rows("o.csv", jsonl, true), jsonl);
+        // The flag decides as the extension does: `csv` on a CSV input and `txt` on a lines
+        // input keep the layout's own output, whatever the name.
+        let (csv, txt) = (Some(TableFormat::Csv), Some(TableFormat::Txt));
+        assert_eq!(TableFormat::for_rows("-", csv, false), None);
+        assert_eq!(TableFormat::for_rows("o.out", csv, true), csv);
+        assert_eq!(TableFormat::for_rows("o.csv", txt, true), None);
+        assert_eq!(TableFormat::for_rows("-", txt, false), txt);
+        // `name` spells what `from_name` reads.
+        for f in [
+            TableFormat::Csv,
+            TableFormat::Txt,
+            TableFormat::Jsonl,
+            TableFormat::Npz,
+            TableFormat::Parquet,
+        ] {
+            assert_eq!(TableFormat::from_name(f.name()), Some(f));
+        }
     }
 }

@@ -149,8 +149,18 @@ pub trait Counts:
     /// The `command` of the reports that carry these counts.
     const COMMAND: &'static str;
 
+    /// What [`Counts::records`] counts, singular and plural, in the command's own word:
+    /// `record`/`records` for `solve`, `row`/`rows` for `verify`. Summaries of these counts
+    /// (the command's own, `report merge`'s) use it.
+    const NOUN: (&'static str, &'static str);
+
     /// Records (rows) counted.
     fn records(&self) -> u64;
+
+    /// [`Counts::records`] with its [`Counts::NOUN`], e.g. `40 rows`, `1 record`.
+    fn records_counted(&self) -> String {
+        crate::summary::count(self.records(), Self::NOUN.0, Self::NOUN.1)
+    }
 
     /// Recomputes the derived figures (rates, percentiles) from the sums and the wall time
     /// (milliseconds): after a merge, and when a run ends.

@@ -354,6 +354,7 @@ impl AddAssign<&SolveCounts> for SolveCounts {
 
 impl Counts for SolveCounts {
     const COMMAND: &'static str = "solve";
+    const NOUN: (&'static str, &'static str) = ("record", "records");
 
     fn records(&self) -> u64 {
         self.records

@@ -284,6 +284,7 @@ impl AddAssign<&VerifyCounts> for VerifyCounts {
 
 impl Counts for VerifyCounts {
     const COMMAND: &'static str = "verify";
+    const NOUN: (&'static str, &'static str) = ("row", "rows");
 
     fn records(&self) -> u64 {
         self.rows
