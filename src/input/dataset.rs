@@ -303,7 +303,7 @@ impl Dataset {
     /// Clears `out` and takes up to `max` records into it, in input order, leaving lines
     /// to be parsed by [`RawChunk::parse`]: the batch engine calls this under its read
     /// lock and parses after letting go of it, so the serial part of reading is only
-    /// finding and copying the lines ([`super::chunk`]). An empty `out` means the end of
+    /// finding and copying the lines ([`RawChunk`]). An empty `out` means the end of
     /// the input (or of its shard).
     ///
     /// # Errors
