@@ -441,6 +441,59 @@ fn dedup_and_canon_rows_on_json_lines_keep_the_header_width() {
     );
 }
 
+/// Trial 4, problem 1: `dedup t.parquet -o kept.parquet` (or `.npz`, `.jsonl`) wrote CSV
+/// under that name, exit 0, also in a build without the `parquet` feature. dedup writes the
+/// records as read, so such a name is refused (exit 2, one line, nothing written) for `-o`
+/// and `--groups`; `.csv` and `.txt` are written as before.
+#[test]
+fn dedup_refuses_an_output_named_as_a_table_format_it_does_not_write() {
+    let p = "530070000600195000098000060800060003400803001700020006060000280000419005000080079";
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.csv");
+    write_lines(
+        &input,
+        &["puzzle,id".into(), format!("{p},1"), format!("{p},2")],
+    );
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let csv = path("kept.csv");
+    for (name, format) in [
+        ("kept.parquet", "parquet"),
+        ("kept.npz", "npz"),
+        ("kept.jsonl", "jsonl"),
+        ("kept.NDJSON", "jsonl"),
+    ] {
+        let out = path(name);
+        for flags in [vec!["-o", &out], vec!["-o", &csv, "--groups", &out]] {
+            let o = bin()
+                .args(["dedup", "-q"])
+                .arg(&input)
+                .args(&flags)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{flags:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{err:?}");
+            let flag = flags[flags.len() - 2];
+            let want = format!(
+                "sudoku-batch: error: {flag} {out}: dedup writes the records as read (CSV rows \
+                 or lines), not {format}: name the output .csv (or .txt for a lines input)"
+            );
+            assert!(err.starts_with(&want), "{err:?} lacks {want:?}");
+            assert!(!Path::new(&out).exists() && !Path::new(&csv).exists());
+        }
+    }
+    for name in ["kept.csv", "kept.txt"] {
+        let out = path(name);
+        bin()
+            .args(["dedup", "-q", "-o", &out])
+            .arg(&input)
+            .assert()
+            .success();
+        let kept = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(kept, format!("puzzle,id\n{p},1\n"), "{name}");
+    }
+}
+
 /// New-user trial: `dedup --help` listed `--shard` and `--shard-count`, which dedup always
 /// refuses. They are hidden from its help (not from `solve`'s) and still refused, exit 2.
 #[test]

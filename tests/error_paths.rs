@@ -230,16 +230,105 @@ fn a_compressed_output_name_is_refused_with_the_pipe_to_use() {
     for (k, (args, what)) in outputs.into_iter().enumerate() {
         let (ext, pipe) = pipes[k % pipes.len()];
         let out = dir.path().join(format!("out.csv.{ext}"));
-        let out = out.to_str().unwrap();
-        let args: Vec<String> = args
-            .into_iter()
-            .map(|a| if a == "OUT" { out.to_string() } else { a })
-            .collect();
-        let o = bin().args(&args).output().unwrap();
-        assert_cannot_write(&args, &o, out, what, "compressed outputs are not written");
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.contains(pipe), "{args:?}: {err:?} lacks {pipe:?}");
-        assert!(!Path::new(out).exists(), "{args:?}: nothing written");
+        let reason = "compressed outputs are not written";
+        assert_name_refused(args, what, out.to_str().unwrap(), reason, pipe);
+    }
+}
+
+/// Runs `args` with `OUT` replaced by `out` and asserts that it failed writing `out` (as
+/// [`assert_cannot_write`], the reason starting with `reason` and holding `advice`) before
+/// anything was written.
+fn assert_name_refused(args: Vec<String>, what: &str, out: &str, reason: &str, advice: &str) {
+    let args: Vec<String> = args
+        .into_iter()
+        .map(|a| if a == "OUT" { out.to_string() } else { a })
+        .collect();
+    let o = bin().args(&args).output().unwrap();
+    assert_cannot_write(&args, &o, out, what, reason);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(advice), "{args:?}: {err:?} lacks {advice:?}");
+    assert!(!Path::new(out).exists(), "{args:?}: nothing written");
+}
+
+/// Trial 4, problem 4: `augment -o train.npy` (or `.json`, `.pq`, `.feather`) wrote CSV under
+/// that name, exit 0. Every output of every command named as a data format the tool does not
+/// write is refused before anything is written, naming the nearest format it writes; a JSON
+/// document (`--report`, `--export-json`, a merged report) keeps its `.json` name.
+#[test]
+fn an_output_named_as_a_format_not_written_is_refused_with_the_nearest() {
+    let dir = tempfile::tempdir().unwrap();
+    let (i, bad, report) = every_output_inputs(dir.path());
+    // Each extension (any case) and the start of the advice for it.
+    let names = [
+        (
+            "npy",
+            "(a numpy array) is not a format this tool writes: name it .npz,",
+        ),
+        (
+            "json",
+            "(one JSON document) is not a format this tool writes: name it .jsonl,",
+        ),
+        ("pq", "is not a format this tool writes: name it .parquet,"),
+        (
+            "Feather",
+            "(Arrow IPC) is not a format this tool writes: name it .parquet,",
+        ),
+        (
+            "arrow",
+            "(Arrow IPC) is not a format this tool writes: name it .parquet,",
+        ),
+        (
+            "h5",
+            "(HDF5) is not a format this tool writes: name it .csv, .jsonl, .npz or .parquet",
+        ),
+        (
+            "hdf5",
+            "(HDF5) is not a format this tool writes: name it .csv, .jsonl,",
+        ),
+        (
+            "xlsx",
+            "(Excel) is not a format this tool writes: name it .csv, the nearest",
+        ),
+        (
+            "pkl",
+            "(a Python pickle) is not a format this tool writes: name it .csv,",
+        ),
+    ];
+    let json_documents = ["--report", "--export-json", "merged report"];
+    let outputs = every_output(&i, &bad, &report, "OUT");
+    for (k, (args, what)) in outputs.into_iter().enumerate() {
+        let (mut ext, mut advice) = names[k % names.len()];
+        if ext == "json" && json_documents.contains(&what) {
+            (ext, advice) = names[0];
+        }
+        let out = dir.path().join(format!("out.{ext}"));
+        assert_name_refused(
+            args,
+            what,
+            out.to_str().unwrap(),
+            &format!(".{ext} "),
+            advice,
+        );
+    }
+    // An extension that is no data format stays CSV, as a name without one.
+    for name in ["out.dat", "out"] {
+        let out = dir.path().join(name);
+        let o = bin()
+            .args(["augment", "-q", &i, "-o"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(
+            text.lines().next(),
+            Some("source_record,puzzle,solution,transform")
+        );
+        assert_eq!(
+            text.lines().count(),
+            1 + 2 * 8,
+            "a header and 8 pairs of each record"
+        );
     }
 }
 

@@ -3,6 +3,7 @@
 use clap::Args;
 
 use sudoku_batch::cmd::dedup::DedupConfig;
+use sudoku_batch::output::table::TableFormat;
 
 use super::input::InputArgs;
 use super::output::{output_is_input, same_file_outputs};
@@ -46,6 +47,9 @@ impl DedupArgs {
             ("-o", Some(&self.output)),
             ("--groups", self.groups.as_ref()),
         ];
+        for (flag, path) in outputs {
+            path.map_or(Ok(()), |p| refuse_table_name(flag, p))?;
+        }
         same_file_outputs(&outputs)?;
         output_is_input(&inputs, &outputs)?;
         Ok(DedupConfig {
@@ -54,5 +58,20 @@ impl DedupArgs {
             iso: self.iso,
             groups: self.groups,
         })
+    }
+}
+
+/// Refuses a `dedup` output named as a table format that is neither CSV nor text (`.jsonl`,
+/// `.npz`, `.parquet`: [`TableFormat::of_output`]): dedup writes the kept records as read,
+/// CSV rows or lines, which such a name would hide (trial 4, problem 1; also in a build
+/// without the `parquet` feature).
+fn refuse_table_name(flag: &str, path: &str) -> Result<(), String> {
+    match TableFormat::of_output(path, None) {
+        Some(f @ (TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet)) => Err(format!(
+            "{flag} {path}: dedup writes the records as read (CSV rows or lines), not {}: name \
+             the output .csv (or .txt for a lines input) and convert that file, e.g. with pandas",
+            f.name()
+        )),
+        _ => Ok(()),
     }
 }

@@ -13,8 +13,8 @@ use crate::grid::{Grid, ParseError};
 use crate::input::{Dataset, Layout, RawRecord, ReadOptions};
 use crate::output::table::{table_writer, ParquetCompression, TableFormat};
 use crate::output::{
-    cannot_write, commit_outputs, open_target, CsvWriter, LinesWriter, SolutionWriter, SolveTable,
-    StatsWriter, Target, SOLVE_COLUMNS, WRITEBACK_RECORDS,
+    cannot_write, commit_outputs, open_json_target, CsvWriter, LinesWriter, SolutionWriter,
+    SolveTable, StatsWriter, Target, SOLVE_COLUMNS, WRITEBACK_RECORDS,
 };
 use crate::record::SolvedRecord;
 use crate::report::{
@@ -228,7 +228,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     let report_out = cfg
         .report
         .as_deref()
-        .map(|p| open_target(p, "--report"))
+        .map(|p| open_json_target(p, "--report"))
         .transpose()?;
     // The report names each input by its SHA-256, so `report merge` can tell shards of one
     // file from shards of another; without a report the hash is not worth its time.

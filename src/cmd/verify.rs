@@ -19,7 +19,7 @@ use crate::engine::{self, Output, ReadConfig, Sink, Work};
 use crate::input::{Dataset, Layout, RawRecord, ReadOptions};
 use crate::output::rejects::{RejectRow, RejectsWriter};
 use crate::output::Target;
-use crate::output::{cannot_write, commit_outputs, open_target};
+use crate::output::{cannot_write, commit_outputs, open_json_target};
 use crate::report::{Counts, Header, InputInfo, Report};
 use crate::summary::{count, print_notes};
 use crate::verify::check::{check_record, Checked, FieldNames, Verdict};
@@ -61,7 +61,7 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
     let report_out = cfg
         .report
         .as_deref()
-        .map(|p| open_target(p, "--report"))
+        .map(|p| open_json_target(p, "--report"))
         .transpose()?;
     let options = ReadOptions {
         keep_text: true,

@@ -11,7 +11,7 @@ use std::io::Write;
 use anyhow::{Context, Result};
 
 use crate::bench::{BenchReport, Exports};
-use crate::output::{cannot_write, open_target, Target};
+use crate::output::{cannot_write, open_json_target, open_target, Target};
 
 pub use self::csv::CsvExporter;
 pub use self::json::JsonExporter;
@@ -36,15 +36,26 @@ pub struct Opened(Vec<(&'static str, String, Target, &'static dyn Exporter)>);
 /// # Errors
 /// When a file cannot be created; the message names it and the flag.
 pub fn open_all(exports: &Exports) -> Result<Opened> {
-    let wanted: [(&str, &Option<String>, &'static dyn Exporter); 3] = [
-        ("--export-json", &exports.json, &JsonExporter),
-        ("--export-csv", &exports.csv, &CsvExporter),
-        ("--export-markdown", &exports.markdown, &MarkdownExporter),
+    type Open = fn(&str, &str) -> Result<Target>;
+    let wanted: [(&str, &Option<String>, &'static dyn Exporter, Open); 3] = [
+        (
+            "--export-json",
+            &exports.json,
+            &JsonExporter,
+            open_json_target,
+        ),
+        ("--export-csv", &exports.csv, &CsvExporter, open_target),
+        (
+            "--export-markdown",
+            &exports.markdown,
+            &MarkdownExporter,
+            open_target,
+        ),
     ];
     let mut opened = Vec::new();
-    for (flag, path, exporter) in wanted {
+    for (flag, path, exporter, open) in wanted {
         if let Some(path) = path {
-            let t = open_target(path, flag)?;
+            let t = open(path, flag)?;
             opened.push((flag, path.clone(), t, exporter));
         }
     }

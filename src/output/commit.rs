@@ -14,6 +14,14 @@ pub fn open_target(path: &str, what: &str) -> Result<Target> {
     Target::create(path).with_context(|| cannot_write(path, what))
 }
 
+/// [`open_target`] for a JSON document (`--report`, `--export-json`): [`Target::create_json`].
+///
+/// # Errors
+/// As [`open_target`].
+pub fn open_json_target(path: &str, what: &str) -> Result<Target> {
+    Target::create_json(path).with_context(|| cannot_write(path, what))
+}
+
 /// Makes every output durable, then renames each into place, naming the output (`what`)
 /// in an error: a sync error (a full or failing disk) comes before any rename, so it
 /// leaves every target as it was and exit 2 never leaves a partial set (issue 5).
@@ -54,7 +62,7 @@ pub fn commit_outputs<D: Send>(mut targets: Vec<(Target, String)>, release: D) -
 /// When the file cannot be written; the message reads `path: cannot write what: reason`
 /// ([`cannot_write`]).
 pub fn write_json<T: serde::Serialize>(path: &str, what: &str, value: &T) -> Result<()> {
-    Target::create(path)
+    Target::create_json(path)
         .and_then(|mut t| t.write_json(value).and_then(|()| t.commit()))
         .with_context(|| cannot_write(path, what))
 }

@@ -14,7 +14,7 @@ pub mod rejects;
 mod solve_table;
 pub mod table;
 
-pub use commit::{commit_outputs, open_target, write_json};
+pub use commit::{commit_outputs, open_json_target, open_target, write_json};
 pub use csv_out::CsvWriter;
 pub(crate) use csv_out::{fit_row, fresh_name};
 pub use lines::LinesWriter;
@@ -26,6 +26,7 @@ use std::path::Path;
 
 use crate::input::{Codec, RawRecord};
 use crate::record::SolvedRecord;
+use table::TableFormat;
 
 /// How many records a command writes between two [`Target::start_writeback`] calls: each
 /// call walks the file's dirty pages, so not every chunk.
@@ -67,12 +68,27 @@ impl Target {
     /// Opens `path` (`-` = stdout) for writing.
     ///
     /// # Errors
-    /// When `path` is a directory or is named as a compressed file (`out.csv.gz`: see
-    /// [`Codec::from_extension`]), or the temporary file cannot be created beside it
+    /// When `path` is a directory, is named as a compressed file (`out.csv.gz`: see
+    /// [`Codec::from_extension`]) or as a data format the tool does not write (`out.npy`:
+    /// see [`table::unwritten_format`]), or the temporary file cannot be created beside it
     /// (missing or read-only directory, a parent that is a file). Like every error of a
     /// `Target`, the message gives only the reason: the caller puts the path and what it
     /// writes in front ([`cannot_write`]), so the path is named once.
     pub fn create(path: &str) -> io::Result<Target> {
+        Target::open(path, false)
+    }
+
+    /// [`Target::create`] for a JSON document (`--report`, `--export-json`, a merged
+    /// report), whose own name ends in `.json`: that extension is not refused.
+    ///
+    /// # Errors
+    /// As [`Target::create`].
+    pub fn create_json(path: &str) -> io::Result<Target> {
+        Target::open(path, true)
+    }
+
+    /// [`Target::create`]; `json`: the output is a JSON document.
+    fn open(path: &str, json: bool) -> io::Result<Target> {
         if path == "-" {
             return Ok(Target::Stdout(BufWriter::with_capacity(
                 1 << 16,
@@ -80,6 +96,7 @@ impl Target {
             )));
         }
         refuse_compressed_name(path)?;
+        refuse_unwritten_format(path, json)?;
         if Path::new(path).is_dir() {
             return Err(io::Error::new(
                 io::ErrorKind::IsADirectory,
@@ -263,6 +280,30 @@ fn refuse_compressed_name(path: &str) -> io::Result<()> {
             "compressed outputs are not written (this name would hold plain text); write \
              to standard output and pipe it through the compressor, e.g. -o - | {pipe}"
         ),
+    ))
+}
+
+/// Refuses an output named as a data format the tool does not write (`out.npy`, `out.json`,
+/// `out.feather`: [`table::unwritten_format`]), which would silently hold CSV (trial 4,
+/// problem 4); `.json` is a JSON document's own name (`json`). The reason names the nearest
+/// format the tool writes.
+fn refuse_unwritten_format(path: &str, json: bool) -> io::Result<()> {
+    let Some((what, nearest)) = table::unwritten_format(path) else {
+        return Ok(());
+    };
+    let ext = Path::new(path).extension().map(|e| e.to_string_lossy());
+    let ext = ext.unwrap_or_default();
+    if json && ext.eq_ignore_ascii_case("json") {
+        return Ok(());
+    }
+    let instead = match nearest {
+        Some(TableFormat::Csv) => "name it .csv, the nearest it writes".to_string(),
+        Some(f) => format!("name it .{}, the nearest it writes, or .csv", f.name()),
+        None => "name it .csv, .jsonl, .npz or .parquet".to_string(),
+    };
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(".{ext} ({what}) is not a format this tool writes: {instead}"),
     ))
 }
 

@@ -168,6 +168,25 @@ impl TableFormat {
     }
 }
 
+/// A data format that this tool does not write, named by an output's extension (`.npy`,
+/// `.json`, `.pq`, `.feather`, `.arrow`, `.h5`, `.hdf5`, `.xlsx`, `.xls`, `.pkl`, `.pickle`,
+/// case-insensitive): what it is, and the nearest [`TableFormat`] that the tool writes, when
+/// there is one. An output under such a name would silently hold CSV (trial 4, problem 4),
+/// so [`Target::create`] refuses it. `None` for every other name.
+pub fn unwritten_format(path: &str) -> Option<(&'static str, Option<TableFormat>)> {
+    let ext = std::path::Path::new(path).extension()?.to_str()?;
+    Some(match ext.to_ascii_lowercase().as_str() {
+        "npy" => ("a numpy array", Some(TableFormat::Npz)),
+        "json" => ("one JSON document", Some(TableFormat::Jsonl)),
+        "pq" => ("Parquet under a short name", Some(TableFormat::Parquet)),
+        "feather" | "arrow" => ("Arrow IPC", Some(TableFormat::Parquet)),
+        "xlsx" | "xls" => ("Excel", Some(TableFormat::Csv)),
+        "h5" | "hdf5" => ("HDF5", None),
+        "pkl" | "pickle" => ("a Python pickle", None),
+        _ => return None,
+    })
+}
+
 /// A missing value (a [`Value::Null`]) in the text format: a visible word, so that a row
 /// whose grids are all missing is not a blank line (which readers skip, shifting every later
 /// row) and a space-separated row keeps its column count.
