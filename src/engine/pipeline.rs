@@ -9,7 +9,7 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use anyhow::Result;
 
 use super::{panic_message, Progress, Work};
-use crate::input::{Dataset, RawRecord};
+use crate::input::{Dataset, RawChunk, RawRecord};
 use crate::interrupt;
 
 /// Runs `work` on `record`, turning a panic into [`Work::panicked`].
@@ -85,7 +85,8 @@ pub const CHUNK: usize = 1024;
 
 /// Records that [`pipeline`] keeps alive at most, whatever the thread count: each worker
 /// holds one chunk and may claim [`AHEAD`] more (about 360 bytes a record on a lines
-/// input, so about 15 MB).
+/// input, so about 15 MB, and the chunk's buffer for the lines' text between the take and
+/// the parse, about 82 bytes a record).
 pub const IN_FLIGHT: usize = 40 * 1024;
 
 /// Records per chunk for `threads` workers: [`CHUNK`] up to 8 workers, then smaller so that
@@ -106,7 +107,7 @@ struct Engine<'d, 'p, R, C> {
     /// Signalled when chunks are consumed, for workers waiting to claim (flow control).
     room: Condvar,
     /// Buffers of consumed chunks, for reuse.
-    free: Mutex<Vec<(Vec<RawRecord>, Vec<R>)>>,
+    free: Mutex<Vec<(RawChunk, Vec<R>)>>,
     /// Chunks claimed so far: the sequence number of the next one (changed only under the
     /// `read` lock).
     claimed: AtomicU64,
@@ -145,7 +146,8 @@ struct Pending<R> {
 /// A claimed chunk: its records, the results of its finished prefix (shorter than
 /// `raws` only when Ctrl-C cut it short), and the input bytes read up to its end.
 struct Chunk<R> {
-    raws: Vec<RawRecord>,
+    /// Taken under the `read` lock, parsed by the worker that claimed it after letting go.
+    raws: RawChunk,
     results: Vec<R>,
     consumed: u64,
 }
@@ -171,7 +173,9 @@ where
             let Some((seq, mut chunk)) = self.claim() else {
                 return;
             };
-            for r in &chunk.raws {
+            // Outside the read lock, so parsing runs on every worker at once.
+            chunk.raws.parse();
+            for r in chunk.raws.records() {
                 if interrupt::requested() {
                     self.halt();
                     break;
@@ -208,7 +212,7 @@ where
             drop(waited.unwrap_or_else(PoisonError::into_inner));
             read = lock(&self.read);
         }
-        match read.data.fill(&mut raws, self.chunk) {
+        match read.data.take(&mut raws, self.chunk) {
             Err(e) => {
                 read.error = Some(e);
                 read.done = true;
@@ -270,13 +274,13 @@ where
             return;
         }
         let n = chunk.results.len();
-        if let Err(e) = (write.consume)(&chunk.raws[..n], &chunk.results) {
+        if let Err(e) = (write.consume)(&chunk.raws.records()[..n], &chunk.results) {
             write.error = Some(e);
             self.halt();
             return;
         }
         write.records += n as u64;
-        if n < chunk.raws.len() {
+        if n < chunk.raws.records().len() {
             // Ctrl-C cut this chunk short: later chunks would leave a hole.
             write.stopped = true;
         }

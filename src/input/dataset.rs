@@ -2,6 +2,7 @@
 //! documentation of [`super`] for the sequence of calls).
 
 use super::blocks::Blocks;
+use super::chunk::RawChunk;
 use super::range::{self, Shard, ShardRange};
 use super::reader::Cursor;
 use super::source::{self, Codec, Source};
@@ -66,6 +67,13 @@ impl Dataset {
     pub fn open(path: &str, opts: &ReadOptions) -> Result<Dataset, InputError> {
         let stamp = Stamp::of(path);
         if is_parquet(path) {
+            // What the user says wins, but a Parquet file read as text is only noise.
+            if let Some(said) = opts.layout.format.text_name() {
+                let why = format!(
+                    "--format {said}, but the file is Parquet (it starts with PAR1):                      drop --format, or give --format parquet"
+                );
+                return Err(InputError::layout(path, why));
+            }
             return Dataset::open_parquet(path, stamp, opts);
         }
         let opened = source::open(path, opts.mmap)?;
@@ -284,13 +292,32 @@ impl Dataset {
     }
 
     /// Clears `out` and fills it with up to `max` records, in input order. An empty `out`
-    /// means the end of the input (or of its shard).
+    /// means the end of the input (or of its shard). [`Dataset::take`] and
+    /// [`RawChunk::parse`] in one.
+    ///
+    /// # Errors
+    /// As [`Dataset::take`].
+    pub fn fill(&mut self, out: &mut Vec<RawRecord>, max: usize) -> Result<(), InputError> {
+        let mut chunk = RawChunk::default();
+        std::mem::swap(chunk.records_mut(), out);
+        chunk.clear();
+        let taken = self.take(&mut chunk, max);
+        chunk.parse();
+        std::mem::swap(chunk.records_mut(), out);
+        taken
+    }
+
+    /// Clears `out` and takes up to `max` records into it, in input order, leaving lines
+    /// to be parsed by [`RawChunk::parse`]: the batch engine calls this under its read
+    /// lock and parses after letting go of it, so the serial part of reading is only
+    /// finding and copying the lines ([`RawChunk`]). An empty `out` means the end of
+    /// the input (or of its shard).
     ///
     /// # Errors
     /// [`InputError::Csv`] when the CSV reader fails, [`InputError::Io`] when a stream cannot
     /// be read or decompressed, [`InputError::Truncated`] when a mapped file shrank under
     /// the read (`out` is then empty); bad records are records with an error.
-    pub fn fill(&mut self, out: &mut Vec<RawRecord>, max: usize) -> Result<(), InputError> {
+    pub fn take(&mut self, out: &mut RawChunk, max: usize) -> Result<(), InputError> {
         out.clear();
         let csv_err = |path: &str, source: csv::Error| InputError::Csv {
             path: path.to_string(),
@@ -330,7 +357,7 @@ impl Dataset {
             #[cfg(feature = "parquet")]
             Body::Parquet(rows) => {
                 let mut next = self.cursor.next_record();
-                rows.fill(&self.path, out, max, &mut next)?;
+                rows.fill(&self.path, out.records_mut(), max, &mut next)?;
                 self.cursor.set_next_record(next);
                 Ok(())
             }

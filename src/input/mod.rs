@@ -4,7 +4,8 @@
 //! Dataset::open(path, &ReadOptions)      open the bytes (source), work out the layout
 //!   .number_from(first_record)           (optional) number records after earlier inputs'
 //!   .fill(&mut records, max)  ...        records in bounded blocks, in input order;
-//!                                        an empty fill is the end
+//!                                        an empty fill is the end (or .take(&mut chunk,
+//!                                        max) then chunk.parse(), to parse elsewhere)
 //!   .finish()                            the input-change check; what the report says
 //! ```
 //!
@@ -38,6 +39,8 @@
 //! - [`record`]: what a data record is — the one rule used by the readers, the shard ranges
 //!   and `verify`;
 //! - `reader`: the line and CSV readers, cursors over blocks of bytes;
+//! - `chunk`: [`RawChunk`], the records of one take, whose lines are parsed after the take
+//!   (outside the batch engine's read lock);
 //! - `jsonl`: JSON Lines, read as lines whose records are objects;
 //! - `parquet` (cargo feature `parquet`): the rows of a Parquet file, in Arrow batches;
 //! - [`range`]: `--shard K/N` byte ranges;
@@ -66,6 +69,7 @@
 //! same whether the input is read whole or as a shard.
 
 mod blocks;
+mod chunk;
 mod dataset;
 pub mod guard;
 mod jsonl;
@@ -82,6 +86,7 @@ pub mod stamp;
 use std::io;
 
 pub use blocks::BLOCK;
+pub use chunk::RawChunk;
 pub use dataset::Dataset;
 pub use layout::{
     ColumnFormat, Format, Layout, LayoutOptions, LINES_SOLUTION_SOURCE, PUZZLE_NAMES,

@@ -7,9 +7,12 @@
 //! memory map of a file is one block; a stream is read in bounded blocks cut at line ends
 //! (see [`super::source`]).
 
-use super::jsonl::{JsonColumns, Parsed};
+use std::sync::Arc;
+
+use super::chunk::{LineParser, RawChunk};
+use super::jsonl::JsonColumns;
 use super::layout::Layout;
-use super::record::{count_newlines, data_line, line_fields, spanning_lines, MAX_LINE};
+use super::record::{count_newlines, data_line, spanning_lines, MAX_LINE};
 use super::RawRecord;
 use crate::grid::{parse_cells, parse_solution, ParseError};
 
@@ -35,12 +38,14 @@ impl Cursor {
                 pos,
                 line: line.saturating_sub(1),
                 record,
-                field: match layout {
-                    Layout::Lines { field } => *field,
-                    _ => 0,
-                },
-                keep_text,
-                json: JsonColumns::of(layout).map(Box::new),
+                parser: Arc::new(LineParser {
+                    field: match layout {
+                        Layout::Lines { field } => *field,
+                        _ => 0,
+                    },
+                    keep_text,
+                    json: JsonColumns::of(layout),
+                }),
             }),
             Layout::Csv {
                 header,
@@ -59,14 +64,15 @@ impl Cursor {
         }
     }
 
-    /// Appends up to `max - out.len()` records read from `block[pos..]` to `out`.
+    /// Appends up to `max - out.len()` records read from `block[pos..]` to `out`: lines
+    /// as bytes for [`RawChunk::parse`], CSV rows parsed.
     ///
     /// # Errors
     /// Only an error of the CSV reader; bad records are records with an error.
     pub(crate) fn fill(
         &mut self,
         block: &[u8],
-        out: &mut Vec<RawRecord>,
+        out: &mut RawChunk,
         max: usize,
     ) -> Result<(), csv::Error> {
         match self {
@@ -74,7 +80,7 @@ impl Cursor {
                 c.fill(block, out, max);
                 Ok(())
             }
-            Cursor::Csv(c) => c.fill(block, out, max),
+            Cursor::Csv(c) => c.fill(block, out.records_mut(), max),
         }
     }
 
@@ -127,20 +133,18 @@ impl Cursor {
     }
 }
 
-/// Reads a lines input.
+/// Reads a lines input: finds its data lines and numbers them; the chunk's
+/// [`LineParser`] parses them later, outside the engine's read lock ([`super::chunk`]).
 pub(crate) struct LineCursor {
     pos: usize,
     /// Physical lines passed so far.
     line: u64,
     record: u64,
-    field: usize,
-    keep_text: bool,
-    /// A JSON Lines input: each line is an object ([`JsonColumns::parse`]).
-    json: Option<Box<JsonColumns>>,
+    parser: Arc<LineParser>,
 }
 
 impl LineCursor {
-    fn fill(&mut self, block: &[u8], out: &mut Vec<RawRecord>, max: usize) {
+    fn fill(&mut self, block: &[u8], out: &mut RawChunk, max: usize) {
         while out.len() < max && self.pos < block.len() {
             let rest = &block[self.pos..];
             let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
@@ -149,49 +153,10 @@ impl LineCursor {
             let Some(line) = data_line(&rest[..end]) else {
                 continue;
             };
-            let (puzzle, solution, fields) = if end > MAX_LINE {
-                let fields = self.keep_text.then(|| csv::ByteRecord::from(vec![""; 2]));
-                let too_long = ParseError::LineTooLong { limit: MAX_LINE };
-                (Err(too_long), None, fields)
-            } else {
-                self.parse(line)
-            };
-            out.push(RawRecord {
-                record: self.record,
-                line: self.line,
-                puzzle,
-                solution,
-                fields,
-            });
+            let text = (end <= MAX_LINE).then_some(line);
+            out.push_line(&self.parser, self.record, self.line, text);
             self.record += 1;
         }
-    }
-
-    fn parse(&self, line: &[u8]) -> Parsed {
-        if let Some(json) = &self.json {
-            return json.parse(line);
-        }
-        // The common case, a line of exactly one puzzle: one pass over its bytes.
-        if self.field == 0 && line.len() == 81 && !self.keep_text {
-            if let Ok(g) = parse_cells(line) {
-                return (Ok(g), None, None);
-            }
-        }
-        let (puzzle, solution) = line_fields(line, self.field);
-        let fields = self.keep_text.then(|| {
-            let mut f = csv::ByteRecord::new();
-            f.push_field(puzzle.unwrap_or(b""));
-            f.push_field(solution.unwrap_or(b""));
-            f
-        });
-        let missing = ParseError::MissingField {
-            column: self.field + 1,
-        };
-        (
-            puzzle.ok_or(missing).and_then(parse_cells),
-            solution.map(parse_solution),
-            fields,
-        )
     }
 }
 

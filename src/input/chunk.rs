@@ -1,0 +1,346 @@
+//! [`RawChunk`]: the records of one take from an input, and the split that keeps parsing out
+//! of the reader's critical section.
+//!
+//! The batch engine takes records from an input under a lock ([`super::Dataset::take`]), so
+//! whatever the take does is serial: on a many-core machine it caps the speed-up. A take of
+//! a lines input (and of JSON Lines) therefore only finds the data lines, numbers them and
+//! copies their bytes into the chunk; [`RawChunk::parse`], called by whoever holds the
+//! chunk after letting go of the lock, turns them into [`RawRecord`]s. The bytes are copied
+//! rather than borrowed because a stream's block is dropped as soon as it is used, and the
+//! copy (about 82 bytes a record, one `memcpy`) costs a small part of what parsing did:
+//! `dedup --iso` spent a fifth of its CPU time in the take before (BENCHMARKS.md, "engine
+//! read path"). CSV and Parquet records are parsed in the take as before: the `csv` crate's
+//! reader decides where a row ends, so its rows are parsed where they are found.
+
+use std::sync::Arc;
+
+use super::jsonl::{JsonColumns, Parsed};
+use super::record::{line_fields, MAX_LINE};
+use super::RawRecord;
+use crate::grid::{parse_cells, parse_solution, ParseError};
+
+/// Records taken from an input in one [`super::Dataset::take`], in input order: parsed
+/// already (CSV, Parquet), or data lines still as bytes until [`RawChunk::parse`] (lines,
+/// JSON Lines). Reuse one chunk for many takes: its buffers keep their capacity.
+#[derive(Debug, Default)]
+pub struct RawChunk {
+    records: Vec<RawRecord>,
+    /// The taken lines' text, back to back (each trimmed as [`super::record::data_line`]
+    /// trims it).
+    text: Vec<u8>,
+    /// The taken lines not yet parsed, in input order.
+    lines: Vec<Unparsed>,
+    /// How the taken lines are parsed (set by the lines reader).
+    parser: Option<Arc<LineParser>>,
+}
+
+/// A data line taken but not yet parsed.
+#[derive(Debug)]
+struct Unparsed {
+    /// 0-based record number.
+    record: u64,
+    /// 1-based line.
+    line: u64,
+    /// End of its text in [`RawChunk::text`] (it starts where the previous one ends).
+    end: usize,
+    /// Longer than [`MAX_LINE`]: invalid whatever it holds, and its text is not kept.
+    too_long: bool,
+}
+
+impl RawChunk {
+    /// Records in the chunk, parsed or not.
+    pub fn len(&self) -> usize {
+        self.records.len() + self.lines.len()
+    }
+
+    /// Whether the take found no records (the end of the input or its shard).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Empties the chunk, keeping its buffers' capacity.
+    pub fn clear(&mut self) {
+        self.records.clear();
+        self.text.clear();
+        self.lines.clear();
+    }
+
+    /// Parses the taken lines into records (nothing to do for CSV and Parquet records).
+    /// Call it outside the lock the take was made under: this is the work the split moves
+    /// out of it.
+    pub fn parse(&mut self) {
+        let Some(parser) = &self.parser else {
+            return;
+        };
+        self.records.reserve(self.lines.len());
+        let mut start = 0;
+        for l in self.lines.drain(..) {
+            let (puzzle, solution, fields) = if l.too_long {
+                parser.too_long()
+            } else {
+                parser.parse(&self.text[start..l.end])
+            };
+            start = l.end;
+            self.records.push(RawRecord {
+                record: l.record,
+                line: l.line,
+                puzzle,
+                solution,
+                fields,
+            });
+        }
+        self.text.clear();
+    }
+
+    /// The parsed records, in input order ([`RawChunk::parse`] first, else the lines taken
+    /// are missing).
+    pub fn records(&self) -> &[RawRecord] {
+        &self.records
+    }
+
+    /// The parsed records, to fill or to take over.
+    pub(crate) fn records_mut(&mut self) -> &mut Vec<RawRecord> {
+        &mut self.records
+    }
+
+    /// Takes data line `text` (1-based line `line`, record `record`); `None` for a line
+    /// longer than [`MAX_LINE`], whose text is not kept. `parser` parses it later.
+    pub(crate) fn push_line(
+        &mut self,
+        parser: &Arc<LineParser>,
+        record: u64,
+        line: u64,
+        text: Option<&[u8]>,
+    ) {
+        if self.parser.is_none() {
+            self.parser = Some(Arc::clone(parser));
+        }
+        self.text.extend_from_slice(text.unwrap_or_default());
+        self.lines.push(Unparsed {
+            record,
+            line,
+            end: self.text.len(),
+            too_long: text.is_none(),
+        });
+    }
+}
+
+/// How a data line of a lines or JSON Lines input becomes a record: shared by the chunks
+/// that a reader fills (so parsed on any thread).
+#[derive(Debug)]
+pub(crate) struct LineParser {
+    /// Which whitespace-separated field holds the puzzle (see [`super::Layout::Lines`]).
+    pub(crate) field: usize,
+    /// Keep the puzzle and solution text ([`super::ReadOptions::keep_text`]).
+    pub(crate) keep_text: bool,
+    /// A JSON Lines input: each line is an object ([`JsonColumns::parse`]).
+    pub(crate) json: Option<JsonColumns>,
+}
+
+impl LineParser {
+    /// Parses one data line (as [`super::record::data_line`] returns it).
+    pub(crate) fn parse(&self, line: &[u8]) -> Parsed {
+        if let Some(json) = &self.json {
+            return json.parse(line);
+        }
+        // The common case, a line of exactly one puzzle: one pass over its bytes. Its
+        // text is the whole line and it has no stored solution (what `line_fields` finds
+        // on such a line, without the byte-by-byte look at it).
+        if self.field == 0 && line.len() == 81 {
+            if let Ok(g) = parse_cells(line) {
+                return (Ok(g), None, self.keep_text.then(|| text(line, b"")));
+            }
+        }
+        let (puzzle, solution) = line_fields(line, self.field);
+        let fields = self
+            .keep_text
+            .then(|| text(puzzle.unwrap_or(b""), solution.unwrap_or(b"")));
+        let missing = ParseError::MissingField {
+            column: self.field + 1,
+        };
+        (
+            puzzle.ok_or(missing).and_then(parse_cells),
+            solution.map(parse_solution),
+            fields,
+        )
+    }
+
+    /// A line longer than [`MAX_LINE`]: one invalid record, with empty fields.
+    fn too_long(&self) -> Parsed {
+        let fields = self.keep_text.then(|| text(b"", b""));
+        (
+            Err(ParseError::LineTooLong { limit: MAX_LINE }),
+            None,
+            fields,
+        )
+    }
+}
+
+/// The kept text of a lines record: its puzzle field and its stored-solution field, in one
+/// allocation of the right size.
+fn text(puzzle: &[u8], solution: &[u8]) -> csv::ByteRecord {
+    let mut f = csv::ByteRecord::with_capacity(puzzle.len() + solution.len(), 2);
+    f.push_field(puzzle);
+    f.push_field(solution);
+    f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::fixtures::{P, S};
+    use crate::input::{Dataset, Layout, ReadOptions};
+
+    fn keep_text(block: usize, mmap: bool) -> ReadOptions {
+        ReadOptions {
+            keep_text: true,
+            block,
+            mmap,
+            ..ReadOptions::default()
+        }
+    }
+
+    /// Every record of `data` as (record, line, puzzle text, solution text, puzzle or
+    /// error), read in takes of `max` records each parsed after the take, as the engine
+    /// reads them.
+    fn taken(mut data: Dataset, max: usize) -> Vec<(u64, u64, String, String, String)> {
+        let layout: Layout = data.layout().clone();
+        let mut chunk = RawChunk::default();
+        let mut all = Vec::new();
+        loop {
+            data.take(&mut chunk, max).unwrap();
+            if chunk.is_empty() {
+                return all;
+            }
+            assert!(chunk.records().is_empty(), "lines wait for parse()");
+            chunk.parse();
+            assert_eq!(chunk.records().len(), chunk.len());
+            for r in chunk.records() {
+                let (p, s) = layout.record_text(r);
+                let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+                let puzzle = match &r.puzzle {
+                    Ok(g) => g.to_string(),
+                    Err(e) => format!("error: {e}"),
+                };
+                all.push((r.record, r.line, text(p), text(s), puzzle));
+            }
+        }
+    }
+
+    /// Issue "engine read path": the kept text of lines records, now parsed after the
+    /// take and with a fast path for a line of exactly one puzzle, is the text as read:
+    /// CRLF, a comment, blanks, trailing text, a stored solution, a short line, a bad
+    /// cell and a missing final newline.
+    #[test]
+    fn keep_text_lines_give_the_fields_as_read() {
+        let p0 = P.replace('.', "0");
+        let bad = P.replacen('.', "x", 1);
+        let text = format!(
+            "# c\r\n{P}\r\n\r\n  {p0}  \n{P},{S}\r\n{P}:1:{S}\n{P}\t# rated 7.2\n{}\n{bad}\n{P}",
+            &P[..80]
+        );
+        let want = vec![
+            (0, 2, P, "", P.to_string()),
+            (1, 4, p0.as_str(), "", P.to_string()),
+            (2, 5, P, S, P.to_string()),
+            (3, 6, P, S, P.to_string()),
+            (4, 7, P, "", P.to_string()),
+            (
+                5,
+                8,
+                &P[..80],
+                "",
+                "error: 80 characters, expected 81".into(),
+            ),
+            (
+                6,
+                9,
+                &bad,
+                "",
+                "error: column 1: invalid character 'x'".into(),
+            ),
+            (7, 10, P, "", P.to_string()),
+        ];
+        let want: Vec<_> = want
+            .into_iter()
+            .map(|(r, l, p, s, g)| (r, l, p.to_string(), s.to_string(), g))
+            .collect();
+        for max in [1, 3, 1024] {
+            let data = Dataset::from_bytes("t.txt", text.clone().into_bytes(), &keep_text(1, true));
+            assert_eq!(taken(data.unwrap(), max), want, "{max} records a take");
+        }
+        // The same from a stream cut into blocks of a few bytes (`--no-mmap`).
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.txt");
+        std::fs::write(&path, &text).unwrap();
+        let path = path.to_str().unwrap();
+        for block in [1, 100, 1 << 20] {
+            let data = Dataset::open(path, &keep_text(block, false)).unwrap();
+            assert_eq!(taken(data, 2), want, "blocks of {block} bytes");
+        }
+    }
+
+    /// The fast path for a line of 81 characters gives what the general path
+    /// ([`line_fields`]) gives, with and without kept text, for good and bad lines.
+    #[test]
+    fn the_fast_path_agrees_with_line_fields() {
+        let mut lines = vec![P.to_string(), P.replace('.', "0"), P.replace('.', "_")];
+        for (at, b) in [(0, 'x'), (40, ' '), (80, '#'), (80, ','), (3, '\t')] {
+            let mut l = P.to_string();
+            l.replace_range(at..=at, &b.to_string());
+            lines.push(l);
+        }
+        for keep_text in [false, true] {
+            let parser = LineParser {
+                field: 0,
+                keep_text,
+                json: None,
+            };
+            for line in &lines {
+                let line = line.as_bytes();
+                assert_eq!(line.len(), 81);
+                let (puzzle, solution) = line_fields(line, 0);
+                let want_fields = keep_text.then(|| {
+                    let mut f = csv::ByteRecord::new();
+                    f.push_field(puzzle.unwrap_or(b""));
+                    f.push_field(solution.unwrap_or(b""));
+                    f
+                });
+                let (got, got_solution, got_fields) = parser.parse(line);
+                let want = puzzle
+                    .ok_or(ParseError::MissingField { column: 1 })
+                    .and_then(parse_cells);
+                assert_eq!(got, want, "{}", String::from_utf8_lossy(line));
+                assert_eq!(got_solution, solution.map(parse_solution));
+                assert_eq!(got_fields, want_fields);
+            }
+        }
+    }
+
+    /// A line longer than [`MAX_LINE`] is one invalid record with empty kept fields, and
+    /// its bytes are not copied into the chunk; the records after it keep their numbers.
+    #[test]
+    fn a_huge_line_is_taken_without_its_text() {
+        let text = format!("{P}\n{}\n{P}\n", "1".repeat(MAX_LINE + 10));
+        let mut data =
+            Dataset::from_bytes("t.txt", text.into_bytes(), &keep_text(1, true)).unwrap();
+        let mut chunk = RawChunk::default();
+        data.take(&mut chunk, 10).unwrap();
+        assert_eq!(chunk.text.len(), 2 * 81);
+        chunk.parse();
+        let r = chunk.records();
+        assert_eq!(
+            (r[1].record, r[1].line, r[2].record, r[2].line),
+            (1, 2, 2, 3)
+        );
+        assert_eq!(
+            r[1].puzzle,
+            Err(ParseError::LineTooLong { limit: MAX_LINE })
+        );
+        assert_eq!(r[1].fields, Some(csv::ByteRecord::from(vec![""; 2])));
+        assert_eq!(
+            r[2].puzzle.as_ref().map(ToString::to_string),
+            Ok(P.to_string())
+        );
+    }
+}
