@@ -140,6 +140,15 @@ fn csv_to_parquet_to_csv_keeps_every_row() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("give the path"));
 }
 
+/// Writes `batch` as the Parquet file `path`, with arrow-rs's default settings (as other
+/// tools' files come).
+fn write_parquet(path: &std::path::Path, batch: &RecordBatch) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut w = parquet::arrow::ArrowWriter::try_new(file, batch.schema(), None).unwrap();
+    w.write(batch).unwrap();
+    w.close().unwrap();
+}
+
 #[test]
 fn parquet_grids_as_lists_of_numbers_and_columns_by_name() {
     use arrow_array::builder::{ListBuilder, StringBuilder, UInt8Builder};
@@ -167,10 +176,7 @@ fn parquet_grids_as_lists_of_numbers_and_columns_by_name() {
         ("answer", Arc::new(answers.finish()) as ArrayRef),
     ])
     .unwrap();
-    let file = std::fs::File::create(&path).unwrap();
-    let mut w = parquet::arrow::ArrowWriter::try_new(file, batch.schema(), None).unwrap();
-    w.write(&batch).unwrap();
-    w.close().unwrap();
+    write_parquet(&path, &batch);
     let path = path.to_str().unwrap();
     // `grid` is no known puzzle name: the option chooses it; `answer` is a known name.
     let (code, _, err) = run(&["solve", path, "-o", "-"]);
@@ -286,10 +292,7 @@ fn parquet_categories_reals_and_dates_are_copied() {
         ),
     ])
     .unwrap();
-    let file = std::fs::File::create(&path).unwrap();
-    let mut w = parquet::arrow::ArrowWriter::try_new(file, batch.schema(), None).unwrap();
-    w.write(&batch).unwrap();
-    w.close().unwrap();
+    write_parquet(&path, &batch);
     let path = path.to_str().unwrap();
     let (code, out, err) = run(&["solve", path, "-o", "-"]);
     assert_eq!(code, Some(1), "the clashing puzzle is invalid: {err}");
