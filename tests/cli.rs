@@ -706,4 +706,18 @@ fn help_texts_say_what_the_readme_says() {
         assert!(help(cmd).contains("else found by content"), "{cmd}");
     }
     assert!(readme.contains("else one found by content"));
+    // Trial 4, problem 8: every INPUT help said "lines or CSV", though all read JSON Lines
+    // and Parquet too; README's input tables said the same.
+    let inputs = "lines of 81 cells, a CSV dataset, JSON Lines or Parquet";
+    for cmd in [
+        "solve", "verify", "bench", "canon", "dedup", "augment", "rate",
+    ] {
+        let h = help(cmd);
+        assert!(h.contains(inputs), "{cmd}: {h}");
+        assert!(!h.to_lowercase().contains("lines or csv"), "{cmd}: {h}");
+    }
+    let overlap = help("overlap");
+    assert!(overlap.contains("Train inputs (lines, CSV, JSON Lines or Parquet)"));
+    assert!(overlap.contains("Test inputs (lines, CSV, JSON Lines or Parquet)"));
+    assert!(!readme.contains("lines or CSV"));
 }

@@ -12,7 +12,8 @@ use super::output::{output_is_input, same_file_outputs};
 /// Flags of `bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Input files: lines of 81 cells or a CSV dataset (`-`: standard input).
+    /// Input files (`-`: standard input): lines of 81 cells, a CSV dataset, JSON Lines or
+    /// Parquet (in a build with the `parquet` feature); see --format.
     #[arg(value_name = "INPUT", required = true)]
     pub inputs: Vec<String>,
     /// Thread counts to measure, comma-separated, each 1 to 1024 [default: 1 and all cores].

@@ -134,7 +134,8 @@ pub struct EngineArgs {
 /// Flags shared by every command that reads puzzles.
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// Input files (`-` or none: standard input). Lines of 81 cells or a CSV dataset.
+    /// Input files (`-` or none: standard input): lines of 81 cells, a CSV dataset, JSON
+    /// Lines or Parquet (in a build with the `parquet` feature); see --format.
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<String>,
     /// How to read the inputs' layout.

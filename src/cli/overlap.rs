@@ -11,10 +11,10 @@ use super::output::output_is_input;
 /// Flags of `overlap`.
 #[derive(Debug, Args)]
 pub struct OverlapArgs {
-    /// Train inputs (lines or CSV).
+    /// Train inputs (lines, CSV, JSON Lines or Parquet).
     #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
     pub train: Vec<String>,
-    /// Test inputs (lines or CSV). The layout flags below without a side (--format,
+    /// Test inputs (lines, CSV, JSON Lines or Parquet). The layout flags below without a side (--format,
     /// --puzzle-column, --no-header, --delimiter, --solution-column) apply to train and test
     /// alike; a --train-... or --test-... flag applies to one side and overrides them there.
     #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
