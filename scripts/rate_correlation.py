@@ -82,15 +82,15 @@ def main():
             ours.append(float(row["rating"]))
             theirs.append(er[line])
     rho, p, how = spearman(ours, theirs)
-    print(f"forum_hardest_1106_rated.csv, puzzles with an ER rating: {len(ours)}; "
-          f"--samples {args.samples} --seed {args.seed}")
+    print(f"forum_hardest_1106_rated.csv, puzzles with an ER rating: {len(ours)} "
+          f"(ER {min(theirs)}-{max(theirs)}); --samples {args.samples} --seed {args.seed}")
     print(f"Spearman rho(rating, ER) = {rho:.3f} (p = {p:.2g}; {how})")
     wide_range(args)
 
 
 def wide_range(args):
     """The same on the first --wide rows of sudoku_exchange_diabolical.txt, whose Sukaku
-    Explainer ratings span 5.0-9.3 (the 1106 list spans only 9.5-11.9)."""
+    Explainer ratings span 5.0-9.1 (the 1106 list's rows with an ER span only 9.7-11.9)."""
     path = os.path.join(os.path.dirname(args.data), "sudoku_exchange_diabolical.txt")
     if not os.path.exists(path):
         print(f"SKIPPED: {path} is not present")
@@ -106,7 +106,9 @@ def wide_range(args):
     rows = list(csv.DictReader(io.StringIO(out.stdout)))
     pairs = [(float(r["rating"]), se[int(r["record"])]) for r in rows if r["status"] == "solved"]
     rho, p, how = spearman([a for a, _ in pairs], [b for _, b in pairs])
-    print(f"sudoku_exchange_diabolical.txt, first {args.wide} rows ({len(pairs)} solved):")
+    se_solved = [b for _, b in pairs]
+    print(f"sudoku_exchange_diabolical.txt, first {args.wide} rows ({len(pairs)} solved, "
+          f"SE {min(se_solved)}-{max(se_solved)}):")
     print(f"Spearman rho(rating, SE) = {rho:.3f} (p = {p:.2g}; {how})")
 
 
