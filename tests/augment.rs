@@ -239,7 +239,8 @@ fn rows_that_cannot_be_augmented_are_skipped_and_counted_or_kept_bare() {
     assert!(
         err.contains("6 records: 2 augmented, 0 kept without solutions; 4 pairs written")
             && err.contains(
-                "4 skipped: 2 invalid, 1 unsolvable, 1 multiple, 0 wrong stored solutions"
+                "4 skipped: 2 invalid, 1 unsolvable, 1 multiple, 0 wrong stored solutions; \
+                 uniqueness not checked: 1 record taken with its stored solution (run verify to check)\n"
             ),
         "{err}"
     );
@@ -268,7 +269,7 @@ fn rows_that_cannot_be_augmented_are_skipped_and_counted_or_kept_bare() {
     assert_eq!(
         summary,
         [
-            "sudoku-batch: kept without solutions: 1 unsolvable, 1 multiple; 2 skipped: 2 invalid, 0 wrong stored solutions",
+            "sudoku-batch: kept without solutions: 1 unsolvable, 1 multiple; 2 skipped: 2 invalid, 0 wrong stored solutions; uniqueness not checked: 1 record taken with its stored solution (run verify to check)",
             "sudoku-batch: 6 records: 2 augmented, 2 kept without solutions; 8 pairs written",
         ]
     );
@@ -289,6 +290,75 @@ fn rows_that_cannot_be_augmented_are_skipped_and_counted_or_kept_bare() {
         assert_eq!(r.solution, "");
     }
     assert_eq!(rows[2].puzzle, "0".repeat(81));
+}
+
+/// Trial 4, problem 5: rows taken with their stored solution are not checked for
+/// uniqueness (README), yet the summary said `0 multiple` of a set where `verify` finds
+/// puzzles with several solutions. The summary now says that uniqueness was not checked,
+/// and gives no `multiple` count when the solver ran on no record.
+#[test]
+fn stored_solutions_are_summarised_as_not_checked_for_uniqueness() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("stored.csv");
+    // The empty grid with S: valid and keeping every given, but not its only solution.
+    let empty = "0".repeat(81);
+    std::fs::write(&input, format!("puzzle,solution\n{P},{S}\n{empty},{S}\n")).unwrap();
+    let out = dir.path().join("pairs.csv");
+    let o = bin()
+        .args(["augment", input.to_str().unwrap(), "-n", "1", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    let summary: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        summary,
+        [
+            "sudoku-batch: 2 records: 2 augmented, 0 kept without solutions; 2 pairs written",
+            "sudoku-batch: 0 skipped: 0 invalid, 0 unsolvable, 0 wrong stored solutions; \
+             uniqueness not checked: 2 records taken with their stored solution (run verify to check)",
+        ]
+    );
+    let rows = csv_rows(&std::fs::read_to_string(&out).unwrap());
+    let sources: Vec<u64> = rows.iter().map(|r| r.source_record).collect();
+    assert_eq!(sources, [0, 1], "both kept, as README says");
+}
+
+/// Trial 4, problem 11: augment named a bad stored-solution cell `column 81` where verify
+/// says `r9c9`; both now give the cell, in verify's words.
+#[test]
+fn a_malformed_stored_solution_is_named_by_its_cell_as_verify_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("bad.csv");
+    let (x_last, zero_first) = (format!("{}x", &S[..80]), format!("0{}", &S[1..]));
+    std::fs::write(
+        &input,
+        format!("puzzle,solution\n{P},{x_last}\n{P},{zero_first}\n"),
+    )
+    .unwrap();
+    let o = bin()
+        .args(["augment", "-n", "1", "-o", "/dev/null"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let path = input.to_str().unwrap();
+    for want in [
+        format!("{path}:2: stored solution: r9c9: invalid character 'x' (character 81)\n"),
+        format!("{path}:3: stored solution: r1c1: blank '0', expected a digit 1-9\n"),
+    ] {
+        assert!(err.contains(&want), "{err:?} lacks {want:?}");
+    }
+    let o = bin().arg("verify").arg(&input).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            ":2: solution-malformed: solution: r9c9: invalid character 'x' (character 81)"
+        ),
+        "{err}"
+    );
 }
 
 #[test]

@@ -140,6 +140,15 @@ fn csv_to_parquet_to_csv_keeps_every_row() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("give the path"));
 }
 
+/// Writes `batch` as the Parquet file `path`, with arrow-rs's default settings (as other
+/// tools' files come).
+fn write_parquet(path: &std::path::Path, batch: &RecordBatch) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut w = parquet::arrow::ArrowWriter::try_new(file, batch.schema(), None).unwrap();
+    w.write(batch).unwrap();
+    w.close().unwrap();
+}
+
 #[test]
 fn parquet_grids_as_lists_of_numbers_and_columns_by_name() {
     use arrow_array::builder::{ListBuilder, StringBuilder, UInt8Builder};
@@ -167,10 +176,7 @@ fn parquet_grids_as_lists_of_numbers_and_columns_by_name() {
         ("answer", Arc::new(answers.finish()) as ArrayRef),
     ])
     .unwrap();
-    let file = std::fs::File::create(&path).unwrap();
-    let mut w = parquet::arrow::ArrowWriter::try_new(file, batch.schema(), None).unwrap();
-    w.write(&batch).unwrap();
-    w.close().unwrap();
+    write_parquet(&path, &batch);
     let path = path.to_str().unwrap();
     // `grid` is no known puzzle name: the option chooses it; `answer` is a known name.
     let (code, _, err) = run(&["solve", path, "-o", "-"]);
@@ -255,4 +261,68 @@ fn each_parquet_compression_is_written_and_read_back() {
             );
         }
     }
+}
+
+/// Columns as pandas writes them: a category (a dictionary of strings, also for the
+/// puzzle), reals and dates are copied as their values, not as empty fields (a new-user
+/// trial found categories emptied); and `--format lines` on a Parquet file is refused
+/// rather than reading its bytes as lines.
+#[test]
+fn parquet_categories_reals_and_dates_are_copied() {
+    use arrow_array::types::Int32Type;
+    use arrow_array::{ArrayRef, Date32Array, DictionaryArray};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pandas.parquet");
+    let unsolvable = format!("11{}", &P[2..]);
+    let puzzles: DictionaryArray<Int32Type> = [P, unsolvable.as_str(), P].into_iter().collect();
+    let level: DictionaryArray<Int32Type> =
+        vec![Some("hard"), None, Some("easy")].into_iter().collect();
+    let batch = RecordBatch::try_from_iter([
+        ("puzzle", Arc::new(puzzles) as ArrayRef),
+        ("difficulty", Arc::new(level) as ArrayRef),
+        (
+            "score",
+            Arc::new(Float64Array::from(vec![1.0, 2.5, -0.125])) as ArrayRef,
+        ),
+        // Days since 1970-01-01: 2026-11-30 is day 20,787.
+        (
+            "added",
+            Arc::new(Date32Array::from(vec![20_787, 0, 1])) as ArrayRef,
+        ),
+    ])
+    .unwrap();
+    write_parquet(&path, &batch);
+    let path = path.to_str().unwrap();
+    let (code, out, err) = run(&["solve", path, "-o", "-"]);
+    assert_eq!(code, Some(1), "the clashing puzzle is invalid: {err}");
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        rows[0],
+        [
+            "puzzle",
+            "difficulty",
+            "score",
+            "added",
+            "solution",
+            "status"
+        ]
+    );
+    assert_eq!(rows[1][..4], [P, "hard", "1.0", "2026-11-30"]);
+    assert_eq!(rows[1][4], S);
+    assert_eq!(rows[1][5], "solved");
+    assert_eq!(rows[2][..4], [unsolvable.as_str(), "", "2.5", "1970-01-01"]);
+    assert_eq!(rows[2][5], "invalid");
+    assert_eq!(rows[3][..4], [P, "easy", "-0.125", "1970-01-02"]);
+    for format in ["lines", "csv", "jsonl"] {
+        let (code, _, err) = run(&["solve", path, "--format", format, "-o", "-"]);
+        assert_eq!(code, Some(2), "--format {format}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(&format!("--format {format}, but the file is Parquet")),
+            "{err}"
+        );
+    }
+    let (code, _, _) = run(&["solve", path, "--format", "parquet", "-o", "/dev/null"]);
+    assert_eq!(code, Some(1));
 }

@@ -277,7 +277,16 @@ fn each_verdict_on_a_broken_kaggle_row() {
             p,
             &zero,
         ),
-        row(7, "solution-illegal", &format!("{illegal_detail}{again}"), p, &swapped),
+        row(
+            7,
+            "solution-illegal",
+            &format!(
+                "{illegal_detail}; {} of 81 cells differ from the unique solution{again}",
+                swapped.bytes().zip(s.bytes()).filter(|(a, b)| a != b).count()
+            ),
+            p,
+            &swapped,
+        ),
         row(
             8,
             "solution-contradicts-clue",
@@ -808,4 +817,52 @@ fn an_unwritable_report_fails_before_the_work_and_commits_no_rejects() {
         serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(json["rows"], sample_rows().len());
     assert!(rejects.exists());
+}
+
+/// Trial 4, problem 11: a stored solution shifted by one character (a CSV cell cut at the
+/// front) repeats digits in most units, and each row's reason listed every repeat (870-970
+/// characters; all 9s, 2.5 KB). The reason names the first three repeats, how many more, at
+/// most four cells a repeat, and how many cells differ from the unique solution.
+#[test]
+fn an_illegal_stored_solution_gets_a_short_reason() {
+    let (p, s) = (common::P, common::S);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("shifted.csv");
+    let shifted = format!("{}{}", &s[1..], &s[..1]);
+    let nines = "9".repeat(81);
+    std::fs::write(
+        &input,
+        format!("puzzle,solution\n{p},{shifted}\n{p},{nines}\n"),
+    )
+    .unwrap();
+    let o = bin().arg("verify").arg(&input).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let differ = |g: &str| g.bytes().zip(s.bytes()).filter(|(a, b)| a != b).count();
+    let path = input.to_str().unwrap();
+    // Row 1 of the shifted grid is s[1..10]: its 9 (r1c6) and s[9] (r1c9) are both 9.
+    let first =
+        format!("sudoku-batch: {path}:2: solution-illegal: 9 twice in row 1 (r1c6, r1c9); ");
+    let line = err.lines().find(|l| l.contains(":2: ")).unwrap();
+    assert!(line.starts_with(&first), "{line}");
+    assert_eq!(
+        line.matches(" in ").count(),
+        3,
+        "three repeats named: {line}"
+    );
+    let tail = format!(
+        " more repeats; {} of 81 cells differ from the unique solution",
+        differ(&shifted)
+    );
+    assert!(line.ends_with(&tail), "{line}");
+    assert!(line.len() < 300, "{} characters: {line}", line.len());
+    // All 9s: nine in each of 27 units, four cells named for each of three.
+    let line = err.lines().find(|l| l.contains(":3: ")).unwrap();
+    let want = format!(
+        "sudoku-batch: {path}:3: solution-illegal: 9 9 times in row 1 (r1c1, r1c2, r1c3, r1c4, …); 9 9 times \
+         in row 2 (r2c1, r2c2, r2c3, r2c4, …); 9 9 times in row 3 (r3c1, r3c2, r3c3, r3c4, …); \
+         and 24 more repeats; {} of 81 cells differ from the unique solution; same puzzle as line 2",
+        differ(&nines)
+    );
+    assert_eq!(line, want);
 }

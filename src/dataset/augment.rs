@@ -18,6 +18,7 @@ use crate::input::RawRecord;
 use crate::isomorph::{Isomorph, CODE_LEN};
 use crate::output::table::{Column, Kind, TableWriter, Value};
 use crate::solver;
+use crate::verify::check;
 
 /// The output columns: the 0-based record the pair comes from, the transformed puzzle and
 /// solution (81 digits, `0` = blank; the solution empty when kept without one), and the
@@ -117,6 +118,9 @@ pub struct Augmented {
     pub line: u64,
     /// Why the record was skipped or written without solutions; `None` when augmented.
     pub skip: Option<Skip>,
+    /// The pairs carry the record's stored solution, checked for validity but not for
+    /// uniqueness (the solver did not run).
+    pub stored: bool,
     /// The pairs, in output order.
     pub pairs: Vec<Pair>,
 }
@@ -128,6 +132,7 @@ impl FromPanic for Augmented {
             record: raw.record,
             line: raw.line,
             skip: Some(Skip::Invalid(ParseError::Internal(message))),
+            stored: false,
             pairs: Vec::new(),
         }
     }
@@ -141,7 +146,8 @@ fn solution_of(raw: &RawRecord, puzzle: &Grid) -> Result<Grid, Skip> {
         Some(Ok(s)) => Err(Skip::WrongSolution(format!(
             "the stored solution {s} is not a valid completion of the puzzle"
         ))),
-        Some(Err(e)) => Err(Skip::WrongSolution(format!("stored solution: {e}"))),
+        // Named as verify names it: the cell (`r9c9`), not a character position.
+        Some(Err(e)) => Err(Skip::WrongSolution(check::describe(e, "stored solution"))),
         None => {
             let found = solver::solve(puzzle, 2);
             if found.givens_clash {
@@ -165,6 +171,7 @@ pub fn augment_record(raw: &RawRecord, opts: &AugmentOptions) -> Augmented {
         record: raw.record,
         line: raw.line,
         skip: None,
+        stored: false,
         pairs: Vec::new(),
     };
     let puzzle = match &raw.puzzle {
@@ -175,7 +182,10 @@ pub fn augment_record(raw: &RawRecord, opts: &AugmentOptions) -> Augmented {
         }
     };
     let solution = match solution_of(raw, &puzzle) {
-        Ok(s) => Some(s),
+        Ok(s) => {
+            out.stored = raw.solution.is_some();
+            Some(s)
+        }
         Err(skip) => {
             let keep = opts.keep_unsolved && matches!(skip, Skip::Unsolvable | Skip::Multiple);
             out.skip = Some(skip);
@@ -224,6 +234,9 @@ pub struct AugmentCounts {
     pub wrong_solution: u64,
     /// Records written without solutions (`--keep-unsolved`).
     pub kept: u64,
+    /// Of the augmented, those taken with their stored solution: valid and keeping the
+    /// givens, but not checked for uniqueness (so not counted in `multiple`).
+    pub stored: u64,
     /// The run was stopped by Ctrl-C; the counts cover the records written.
     pub interrupted: bool,
 }
@@ -245,7 +258,10 @@ fn write_record(
 ) -> std::io::Result<()> {
     counts.records += 1;
     match &a.skip {
-        None => counts.augmented += 1,
+        None => {
+            counts.augmented += 1;
+            counts.stored += u64::from(a.stored);
+        }
         Some(skip) => {
             match skip {
                 Skip::Invalid(_) => counts.invalid += 1,
@@ -311,40 +327,62 @@ where
     })?;
     notes.print("records not augmented");
     if !cfg.read.quiet {
-        let c = &counts;
-        eprintln!(
-            "sudoku-batch: {}: {} augmented, {} kept without solutions; {} written{}",
-            count(c.records, "record", "records"),
-            c.augmented,
-            c.kept,
-            count(c.pairs, "pair", "pairs"),
-            if c.interrupted { " (interrupted)" } else { "" }
-        );
-        let wrong = count(
-            c.wrong_solution,
-            "wrong stored solution",
-            "wrong stored solutions",
-        );
-        // With --keep-unsolved every unsolvable and multiple record is kept, not skipped.
-        if cfg.options.keep_unsolved {
-            eprintln!(
-                "sudoku-batch: kept without solutions: {} unsolvable, {} multiple; {} skipped: {} invalid, {wrong}",
-                c.unsolvable,
-                c.multiple,
-                c.skipped(),
-                c.invalid,
-            );
-        } else {
-            eprintln!(
-                "sudoku-batch: {} skipped: {} invalid, {} unsolvable, {} multiple, {wrong}",
-                c.skipped(),
-                c.invalid,
-                c.unsolvable,
-                c.multiple,
-            );
-        }
+        print_summary(&counts, cfg.options.keep_unsolved);
     }
     Ok(counts)
+}
+
+/// Prints the two summary lines (see README, `augment`). Records taken with their stored
+/// solution were not checked for uniqueness: the summary says so, and gives `… multiple`
+/// only when the solver ran on some record, so `0 multiple` never stands for "not
+/// checked" (trial 4, problem 5).
+fn print_summary(c: &AugmentCounts, keep_unsolved: bool) {
+    eprintln!(
+        "sudoku-batch: {}: {} augmented, {} kept without solutions; {} written{}",
+        count(c.records, "record", "records"),
+        c.augmented,
+        c.kept,
+        count(c.pairs, "pair", "pairs"),
+        if c.interrupted { " (interrupted)" } else { "" }
+    );
+    let wrong = count(
+        c.wrong_solution,
+        "wrong stored solution",
+        "wrong stored solutions",
+    );
+    // Records the solver ran on: every `multiple` is among them.
+    let solved_here = c.augmented - c.stored + c.unsolvable + c.multiple;
+    let multiple = if c.stored > 0 && solved_here == 0 {
+        String::new()
+    } else {
+        format!(", {} multiple", c.multiple)
+    };
+    let unchecked = if c.stored > 0 {
+        let taken = count(
+            c.stored,
+            "record taken with its stored solution",
+            "records taken with their stored solution",
+        );
+        format!("; uniqueness not checked: {taken} (run verify to check)")
+    } else {
+        String::new()
+    };
+    // With --keep-unsolved every unsolvable and multiple record is kept, not skipped.
+    if keep_unsolved {
+        eprintln!(
+            "sudoku-batch: kept without solutions: {} unsolvable{multiple}; {} skipped: {} invalid, {wrong}{unchecked}",
+            c.unsolvable,
+            c.skipped(),
+            c.invalid,
+        );
+    } else {
+        eprintln!(
+            "sudoku-batch: {} skipped: {} invalid, {} unsolvable{multiple}, {wrong}{unchecked}",
+            c.skipped(),
+            c.invalid,
+            c.unsolvable,
+        );
+    }
 }
 
 #[cfg(test)]

@@ -67,6 +67,13 @@ impl Dataset {
     pub fn open(path: &str, opts: &ReadOptions) -> Result<Dataset, InputError> {
         let stamp = Stamp::of(path);
         if is_parquet(path) {
+            // What the user says wins, but a Parquet file read as text is only noise.
+            if let Some(said) = opts.layout.format.text_name() {
+                let why = format!(
+                    "--format {said}, but the file is Parquet (it starts with PAR1):                      drop --format, or give --format parquet"
+                );
+                return Err(InputError::layout(path, why));
+            }
             return Dataset::open_parquet(path, stamp, opts);
         }
         let opened = source::open(path, opts.mmap)?;

@@ -19,6 +19,19 @@ pub enum Format {
     Parquet,
 }
 
+impl Format {
+    /// The `--format` value of a text format (`lines`, `csv`, `jsonl`); `None` for `auto`
+    /// and `parquet`.
+    pub fn text_name(self) -> Option<&'static str> {
+        match self {
+            Format::Lines => Some("lines"),
+            Format::Csv => Some("csv"),
+            Format::Jsonl => Some("jsonl"),
+            Format::Auto | Format::Parquet => None,
+        }
+    }
+}
+
 /// The formats whose records are objects or rows of named columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColumnFormat {

@@ -11,10 +11,12 @@
 //! the row. `--shard K/N` reads rows `⌊(K−1)·R/N⌋ .. ⌊K·R/N⌋` of the R rows.
 //!
 //! **Values as text** (the record's fields, which CSV output copies): strings and binary as
-//! they are, whole and real numbers and booleans as written in CSV, a list of whole numbers
-//! 0-9 as their digits (`[0,0,3,...]` is a grid; other lists as `[a,b,...]`), null as an empty
-//! field; other types (dates, structs, maps, dictionaries) as empty fields. The puzzle and
-//! solution columns must be strings, binary or lists of whole numbers. A null or missing
+//! they are, whole numbers and booleans as written in CSV, a list of whole numbers 0-9 as
+//! their digits (`[0,0,3,...]` is a grid; other lists as `[a,b,...]`), null as an empty
+//! field; every other type (reals, dictionaries such as pandas' categories, dates,
+//! timestamps, decimals, structs) as arrow's own text for it ([`arrow_cast::display`]: a
+//! real `1.0` as `1.0`, as pandas writes it to CSV). The puzzle and solution columns must be
+//! strings, binary or lists of whole numbers, or dictionaries of those. A null or missing
 //! puzzle is one invalid record; a null solution means the record carries none.
 
 use std::fs::File;
@@ -22,10 +24,10 @@ use std::io;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
-    Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type,
-    UInt64Type, UInt8Type,
+    Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
 use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_cast::display::{ArrayFormatter, FormatOptions};
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 
@@ -71,6 +73,7 @@ fn builder(path: &str) -> Result<ParquetRecordBatchReaderBuilder<File>, InputErr
 /// Whether a column of type `t` can hold a puzzle or a solution.
 fn holds_grids(t: &DataType) -> bool {
     match t {
+        DataType::Dictionary(_, values) => holds_grids(values),
         DataType::List(f) | DataType::LargeList(f) | DataType::FixedSizeList(f, _) => {
             f.data_type().is_integer()
         }
@@ -268,12 +271,19 @@ fn push_cell(a: &dyn Array, i: usize, out: &mut Vec<u8>) {
         DataType::UInt16 => number!(UInt16Type),
         DataType::UInt32 => number!(UInt32Type),
         DataType::UInt64 => number!(UInt64Type),
-        DataType::Float32 => number!(Float32Type),
-        DataType::Float64 => number!(Float64Type),
         DataType::List(_) => push_list(a.as_list::<i32>().value(i).as_ref(), out),
         DataType::LargeList(_) => push_list(a.as_list::<i64>().value(i).as_ref(), out),
         DataType::FixedSizeList(..) => push_list(a.as_fixed_size_list().value(i).as_ref(), out),
-        _ => {}
+        _ => push_displayed(a, i, out),
+    }
+}
+
+/// Row `i` of `a` (not null) as arrow's text for its type. A type arrow cannot show
+/// (none in arrow 60's Parquet reader) is an empty field.
+fn push_displayed(a: &dyn Array, i: usize, out: &mut Vec<u8>) {
+    let options = FormatOptions::default();
+    if let Ok(f) = ArrayFormatter::try_new(a, &options) {
+        out.extend_from_slice(f.value(i).to_string().as_bytes());
     }
 }
 

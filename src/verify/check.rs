@@ -234,7 +234,15 @@ pub fn judge_stored(
     if unique == Some(stored) {
         return None;
     }
-    if let Some(c) = stored.conflicts() {
+    if let Some(mut c) = stored.conflicts() {
+        // How far off it is, which the (capped) list of repeats does not say: a solution
+        // shifted by one character differs from the unique one almost everywhere.
+        if let Some(u) = unique {
+            let differ = (0..CELLS).filter(|&i| u.0[i] != stored.0[i]).count();
+            c.push_str(&format!(
+                "; {differ} of 81 cells differ from the unique solution"
+            ));
+        }
         return Some((Verdict::SolutionIllegal, c));
     }
     if !stored.keeps_givens(puzzle) {
