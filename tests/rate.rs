@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{bin, shared, P};
+use common::{bin, shared, P, S};
 use rand::{Rng, SeedableRng};
 use sudoku_batch::grid::parse_cells;
 use sudoku_batch::isomorph::{Isomorph, GROUP_ORDER};
@@ -154,4 +154,40 @@ fn statuses_singles_and_npz_columns() {
     assert!(rating[2].is_nan() && rating[3].is_nan());
     let line: Vec<i64> = array("line.npy").into_vec().unwrap();
     assert_eq!(line, [1, 2, 3, 4]);
+}
+
+/// Trial 4: `rate --puzzle-column` pointed at a solution column rated complete grids (all
+/// 0) without a word. When every puzzle read from a chosen column is a complete grid,
+/// `rate` and `augment` warn, naming the column and the flag, even with `-q`; the puzzle
+/// column, or a lines file of complete grids (no column chosen), gives no warning.
+#[test]
+fn a_puzzle_column_of_complete_grids_is_warned_of() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("k.csv");
+    let p = P.replace('.', "0");
+    std::fs::write(&csv, format!("quizzes,solutions\n{p},{S}\n{p},{S}\n")).unwrap();
+    let lines = dir.path().join("grids.txt");
+    std::fs::write(&lines, format!("{S}\n{S}\n")).unwrap();
+    let run = |args: &[&str]| {
+        let o = bin()
+            .args(args)
+            .args(["-q", "-o", "/dev/null"])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        String::from_utf8(o.stderr).unwrap()
+    };
+    let csv = csv.to_str().unwrap();
+    for cmd in ["rate", "augment"] {
+        let err = run(&[cmd, csv, "--puzzle-column", "solutions"]);
+        assert_eq!(
+            err.trim_end(),
+            "sudoku-batch: warning: every puzzle (read from solutions) is a complete grid \
+             (81 givens), as in a solution column; if that is a mistake, choose the puzzle \
+             column with --puzzle-column",
+            "{cmd}"
+        );
+        assert_eq!(run(&[cmd, csv]), "", "{cmd}: the quizzes column");
+        assert_eq!(run(&[cmd, lines.to_str().unwrap()]), "", "{cmd}: lines");
+    }
 }

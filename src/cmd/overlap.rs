@@ -11,7 +11,7 @@
 //! with relation `exact`, `isomorph` or `same-solution-class`.
 //!
 //! Train and test are read each with its own layout options (`--train-puzzle-column`, ...):
-//! a split's two files often differ. A side whose puzzles are all complete grids gets a
+//! a split's two files often differ. A side whose puzzles, read from a column, are all complete grids gets a
 //! warning, since a puzzle column read from a solution column finds no overlap and would
 //! pass a leaking split as clean.
 
@@ -23,10 +23,10 @@ use super::dedup::{key_of, Key};
 use crate::canon::minlex;
 use crate::engine::{Inputs, ReadConfig};
 use crate::grid::ParseError;
-use crate::input::{Layout, RawRecord};
+use crate::input::RawRecord;
 use crate::output::{cannot_write, commit_outputs, Target};
 use crate::solver::solve;
-use crate::summary::count;
+use crate::summary::{count, PuzzleColumnCheck};
 
 /// Everything `overlap` needs, validated.
 #[derive(Clone, Debug)]
@@ -127,7 +127,10 @@ where
 {
     let train = Inputs::open(&cfg.train, false)?.one_layout()?;
     let test = Inputs::open(&cfg.test, false)?.one_layout()?;
-    let mut sides = [Side::new("train", &train), Side::new("test", &test)];
+    let mut sides = [
+        PuzzleColumnCheck::new("train ", "--train-puzzle-column", train.layout()),
+        PuzzleColumnCheck::new("test ", "--test-puzzle-column", test.layout()),
+    ];
     // Only now, as `solve` and `canon` do: a missing input must not leave a header on
     // standard output.
     let what = cannot_write(&cfg.output, "overlap rows");
@@ -203,7 +206,7 @@ where
         .map_err(|e| e.into_error())
         .context(what.clone())?;
     commit_outputs(vec![(t, what)], ())?;
-    sides.iter().for_each(Side::warn_if_solutions);
+    sides.iter().for_each(PuzzleColumnCheck::warn);
     if !cfg.train.quiet {
         eprintln!(
             "sudoku-batch: overlap: {} and {}, {} invalid{}",
@@ -221,54 +224,6 @@ where
         );
     }
     Ok(sum)
-}
-
-/// What one side (train or test) held, for the warning of [`Side::warn_if_solutions`].
-struct Side {
-    /// `train` or `test`, as in the side's flags.
-    name: &'static str,
-    /// Where its puzzles were read from ([`Layout::puzzle_source`]).
-    column: String,
-    /// Records whose puzzle parsed.
-    puzzles: u64,
-    /// Of those, complete grids (81 givens).
-    complete: u64,
-}
-
-impl Side {
-    fn new(name: &'static str, inputs: &Inputs) -> Side {
-        Side {
-            name,
-            column: inputs
-                .layout()
-                .map(Layout::puzzle_source)
-                .unwrap_or_default(),
-            puzzles: 0,
-            complete: 0,
-        }
-    }
-
-    fn note(&mut self, raw: &RawRecord) {
-        if let Ok(p) = &raw.puzzle {
-            self.puzzles += 1;
-            self.complete += u64::from(p.clues() == 81);
-        }
-    }
-
-    /// Warns on stderr (even when quiet) when every puzzle of the side is a complete grid:
-    /// its puzzle column almost surely holds solutions, and a clean result would mean
-    /// nothing (trial 3: `--puzzle-column 2` read the test file's `solutions`).
-    fn warn_if_solutions(&self) {
-        if self.puzzles > 0 && self.complete == self.puzzles {
-            eprintln!(
-                "sudoku-batch: warning: every {side} puzzle (read from {column}) is a complete grid \
-                 (81 givens), as in a solution column; if that is a mistake, choose the {side} \
-                 puzzle column with --{side}-puzzle-column",
-                side = self.name,
-                column = self.column,
-            );
-        }
-    }
 }
 
 /// The first train row a test row's keys match, with the relation.

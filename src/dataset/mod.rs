@@ -16,7 +16,7 @@ use crate::engine::{FromPanic, Inputs, ReadConfig};
 use crate::input::RawRecord;
 use crate::output::table::{table_writer, Column, ParquetCompression, TableFormat, TableWriter};
 use crate::output::{cannot_write, commit_outputs, Target, WRITEBACK_RECORDS};
-use crate::summary::print_notes;
+use crate::summary::{print_notes, PuzzleColumnCheck};
 
 /// Where a table goes and in which format.
 #[derive(Clone, Debug)]
@@ -69,12 +69,14 @@ where
     // Inputs first, as `solve` and `canon` do: a missing input must not leave a header on
     // standard output.
     let inputs = Inputs::open(read, false)?;
+    let mut check = PuzzleColumnCheck::new("", "--puzzle-column", inputs.layout());
     let what = cannot_write(&output.path, "rows");
     let mut table = Target::create(&output.path)
         .and_then(|t| table_writer(output.format, t, columns, output.parquet_compression))
         .context(what.clone())?;
     let mut unsynced = 0;
-    let run = inputs.run(work, |_, path, _, results| {
+    let run = inputs.run(work, |_, path, raws, results| {
+        raws.iter().for_each(|r| check.note(r));
         for r in results {
             write(table.as_mut(), path, r).context(what.clone())?;
         }
@@ -88,6 +90,7 @@ where
     })?;
     let target = table.finish().context(what.clone())?;
     commit_outputs(vec![(target, what)], ())?;
+    check.warn();
     Ok(run.interrupted)
 }
 
