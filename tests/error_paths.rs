@@ -332,6 +332,65 @@ fn an_output_named_as_a_format_not_written_is_refused_with_the_nearest() {
     }
 }
 
+/// Trial 4, problem 1, for every output written as CSV only: `--stats s.parquet`,
+/// `--rejects r.npz` or `overlap -o o.jsonl` wrote CSV under that name, exit 0. Each is
+/// refused before the run, naming the flag, what it holds and the name to use.
+#[test]
+fn a_csv_output_named_as_another_table_format_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (i, bad, _) = every_output_inputs(dir.path());
+    let null = "/dev/null";
+    let cases: [(&[&str], &str, &str); 6] = [
+        (
+            &["solve", &i, "-o", null],
+            "--stats",
+            "--stats is written as CSV",
+        ),
+        (
+            &["verify", &bad],
+            "--rejects",
+            "--rejects is written as CSV",
+        ),
+        (
+            &["canon", &i, "-o", null],
+            "--stats",
+            "--stats is written as CSV",
+        ),
+        (
+            &["dedup", &i],
+            "-o",
+            "dedup writes the records as read (CSV rows or lines)",
+        ),
+        (
+            &["dedup", &i, "-o", null],
+            "--groups",
+            "--groups is written as CSV",
+        ),
+        (
+            &["overlap", "--train", &i, "--test", &i],
+            "-o",
+            "overlap's rows are written as CSV",
+        ),
+    ];
+    let names = [
+        ("parquet", "parquet"),
+        ("npz", "npz"),
+        ("jsonl", "jsonl"),
+        ("NDJSON", "jsonl"),
+    ];
+    for (k, (args, flag, written)) in cases.into_iter().enumerate() {
+        let (ext, format) = names[k % names.len()];
+        let out = dir.path().join(format!("out.{ext}"));
+        let out = out.to_str().unwrap();
+        let args = [args, &[flag, out]].concat();
+        let want = format!(
+            "error: {flag} {out}: {written}, not {format}: name it .csv and convert that file"
+        );
+        assert_fatal(&args, &want);
+        assert!(!Path::new(out).exists(), "{args:?}");
+    }
+}
+
 #[test]
 fn an_empty_file_name_is_called_so() {
     let dir = tempfile::tempdir().unwrap();

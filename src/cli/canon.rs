@@ -6,7 +6,7 @@ use sudoku_batch::cmd::canon::CanonConfig;
 
 use super::input::InputArgs;
 use super::output::TableFormatArg;
-use super::output::{output_is_input, same_file_outputs, ParquetArgs};
+use super::output::{csv_only, output_is_input, same_file_outputs, ParquetArgs};
 
 /// Flags of `canon`.
 #[derive(Debug, Args)]
@@ -47,6 +47,7 @@ impl CanonArgs {
             return Err("--stats -: standard output already carries the forms; give --stats a file or use -o FILE".into());
         }
         let outputs = [("-o", Some(&self.output)), ("--stats", self.stats.as_ref())];
+        csv_only("--stats", outputs[1].1, "--stats is written as CSV")?;
         same_file_outputs(&outputs)?;
         output_is_input(&inputs, &outputs)?;
         Ok(CanonConfig {

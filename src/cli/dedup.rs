@@ -3,10 +3,9 @@
 use clap::Args;
 
 use sudoku_batch::cmd::dedup::DedupConfig;
-use sudoku_batch::output::table::TableFormat;
 
 use super::input::InputArgs;
-use super::output::{output_is_input, same_file_outputs};
+use super::output::{csv_only, output_is_input, same_file_outputs};
 
 /// Flags of `dedup`. `--shard` and `--shard-count` are hidden from its help: they are
 /// refused (copies in other shards would be kept), with a message saying so.
@@ -47,9 +46,12 @@ impl DedupArgs {
             ("-o", Some(&self.output)),
             ("--groups", self.groups.as_ref()),
         ];
-        for (flag, path) in outputs {
-            path.map_or(Ok(()), |p| refuse_table_name(flag, p))?;
-        }
+        csv_only(
+            "-o",
+            outputs[0].1,
+            "dedup writes the records as read (CSV rows or lines)",
+        )?;
+        csv_only("--groups", outputs[1].1, "--groups is written as CSV")?;
         same_file_outputs(&outputs)?;
         output_is_input(&inputs, &outputs)?;
         Ok(DedupConfig {
@@ -58,20 +60,5 @@ impl DedupArgs {
             iso: self.iso,
             groups: self.groups,
         })
-    }
-}
-
-/// Refuses a `dedup` output named as a table format that is neither CSV nor text (`.jsonl`,
-/// `.npz`, `.parquet`: [`TableFormat::of_output`]): dedup writes the kept records as read,
-/// CSV rows or lines, which such a name would hide (trial 4, problem 1; also in a build
-/// without the `parquet` feature).
-fn refuse_table_name(flag: &str, path: &str) -> Result<(), String> {
-    match TableFormat::of_output(path, None) {
-        Some(f @ (TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet)) => Err(format!(
-            "{flag} {path}: dedup writes the records as read (CSV rows or lines), not {}: name \
-             the output .csv (or .txt for a lines input) and convert that file, e.g. with pandas",
-            f.name()
-        )),
-        _ => Ok(()),
     }
 }

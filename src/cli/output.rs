@@ -85,6 +85,21 @@ impl ParquetArgs {
     }
 }
 
+/// Refuses an output written as CSV only (or, for `dedup -o`, CSV rows or lines as read)
+/// but named as another table format (`.jsonl`, `.npz`, `.parquet`:
+/// [`TableFormat::of_output`]), which would silently hold CSV (trial 4, problem 1; also in
+/// a build without the `parquet` feature). `written`: what the output holds, for the message.
+pub fn csv_only(flag: &str, path: Option<&String>, written: &str) -> Result<(), String> {
+    let Some(path) = path else { return Ok(()) };
+    match TableFormat::of_output(path, None) {
+        Some(f @ (TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet)) => Err(format!(
+            "{flag} {path}: {written}, not {}: name it .csv and convert that file, e.g. with pandas",
+            f.name()
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Refuses two outputs that name one file: each is renamed into place at the end, so the
 /// last rename would silently replace the other (issue 5). Devices such as `/dev/null`
 /// may be shared; `-` is checked by the caller.

@@ -6,7 +6,7 @@ use sudoku_batch::cmd::overlap::OverlapConfig;
 use sudoku_batch::engine::ReadConfig;
 
 use super::input::{one_stdin, EngineArgs, InputArgs, LayoutArgs};
-use super::output::output_is_input;
+use super::output::{csv_only, output_is_input};
 
 /// Flags of `overlap`.
 #[derive(Debug, Args)]
@@ -71,6 +71,7 @@ impl OverlapArgs {
         let all: Vec<String> = self.train.iter().chain(&self.test).cloned().collect();
         one_stdin(all.clone())?;
         let outputs = [("-o", Some(&self.output))];
+        csv_only("-o", outputs[0].1, "overlap's rows are written as CSV")?;
         output_is_input(&all, &outputs)?;
         let by_solution = self.by_solution;
         let side = |puzzle: Option<String>, solution: Option<String>, no_header: bool| {

@@ -5,7 +5,7 @@ use clap::Args;
 use sudoku_batch::cmd::solve::SolveConfig;
 
 use super::input::InputArgs;
-use super::output::{output_is_input, same_file_outputs, ParquetArgs, TableFormatArg};
+use super::output::{csv_only, output_is_input, same_file_outputs, ParquetArgs, TableFormatArg};
 
 /// Flags of `solve`.
 #[derive(Debug, Args)]
@@ -74,6 +74,7 @@ impl SolveArgs {
             ("--stats", self.stats.as_ref()),
             ("--report", self.report.as_ref()),
         ];
+        csv_only("--stats", outputs[1].1, "--stats is written as CSV")?;
         same_file_outputs(&outputs)?;
         output_is_input(&inputs, &outputs)?;
         Ok(SolveConfig {

@@ -5,7 +5,7 @@ use clap::Args;
 use sudoku_batch::cmd::verify::VerifyConfig;
 
 use super::input::InputArgs;
-use super::output::{output_is_input, same_file_outputs};
+use super::output::{csv_only, output_is_input, same_file_outputs};
 
 /// Flags of `verify`.
 #[derive(Debug, Args)]
@@ -46,6 +46,7 @@ impl VerifyArgs {
             ("--rejects", self.rejects.as_ref()),
             ("--report", self.report.as_ref()),
         ];
+        csv_only("--rejects", outputs[0].1, "--rejects is written as CSV")?;
         same_file_outputs(&outputs)?;
         output_is_input(&inputs, &outputs)?;
         let mut read = self.input.read_config(inputs)?;
