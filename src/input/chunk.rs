@@ -82,16 +82,11 @@ impl RawChunk {
     }
 
     /// Empties the chunk, keeping its buffers' capacity and its records' fields for the
-    /// next take.
+    /// next take (until [`RawChunk::parse`] releases those the take did not use).
     pub fn clear(&mut self) {
-        // At most one chunk's worth is kept (JSON Lines records bring their own fields and
-        // take none from here), and clearing twice keeps it.
-        let held = (self.records.len() + self.rows.len()).max(self.spare.len());
         let fields = self.records.drain(..).filter_map(|r| r.fields);
         self.spare.extend(fields);
         self.spare.extend(self.rows.drain(..).map(|r| r.fields));
-        let extra = self.spare.len().saturating_sub(held);
-        self.spare.drain(..extra);
         self.text.clear();
         self.lines.clear();
     }
@@ -103,9 +98,10 @@ impl RawChunk {
         if let Some(columns) = &self.columns {
             self.records.reserve(self.rows.len());
             for r in self.rows.drain(..) {
-                let (puzzle, solution) = match r.too_long {
-                    true => (Err(ParseError::LineTooLong { limit: MAX_LINE }), None),
-                    false => columns.parse(&r.fields, r.expected),
+                let (puzzle, solution) = if r.too_long {
+                    (Err(ParseError::LineTooLong { limit: MAX_LINE }), None)
+                } else {
+                    columns.parse(&r.fields, r.expected)
                 };
                 self.records.push(RawRecord {
                     record: r.record,
@@ -116,27 +112,29 @@ impl RawChunk {
                 });
             }
         }
-        let Some(parser) = &self.parser else {
-            return;
-        };
-        self.records.reserve(self.lines.len());
-        let mut start = 0;
-        for l in self.lines.drain(..) {
-            let (puzzle, solution, fields) = if l.too_long {
-                parser.too_long(&mut self.spare)
-            } else {
-                parser.parse(&self.text[start..l.end], &mut self.spare)
-            };
-            start = l.end;
-            self.records.push(RawRecord {
-                record: l.record,
-                line: l.line,
-                puzzle,
-                solution,
-                fields,
-            });
+        if let Some(parser) = &self.parser {
+            self.records.reserve(self.lines.len());
+            let mut start = 0;
+            for l in self.lines.drain(..) {
+                let (puzzle, solution, fields) = if l.too_long {
+                    parser.too_long(&mut self.spare)
+                } else {
+                    parser.parse(&self.text[start..l.end], &mut self.spare)
+                };
+                start = l.end;
+                self.records.push(RawRecord {
+                    record: l.record,
+                    line: l.line,
+                    puzzle,
+                    solution,
+                    fields,
+                });
+            }
+            self.text.clear();
         }
-        self.text.clear();
+        // Field buffers this take did not reuse (all of them for JSON Lines and Parquet,
+        // whose records bring their own) go, so a chunk never holds two sets.
+        self.spare.clear();
     }
 
     /// The parsed records, in input order ([`RawChunk::parse`] first, else the lines taken
