@@ -77,7 +77,7 @@ fn not_a_digit_array(v: &Value) -> Option<String> {
     let (i, x) = a
         .iter()
         .enumerate()
-        .find(|(_, x)| !x.as_u64().is_some_and(|d| d <= 9))?;
+        .find(|(_, x)| x.as_u64().is_none_or(|d| d > 9))?;
     Some(format!(
         "an array of {} values whose element {i} is {x}, not a digit 0-9",
         a.len()
