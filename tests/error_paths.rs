@@ -340,7 +340,7 @@ fn a_csv_output_named_as_another_table_format_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (i, bad, _) = every_output_inputs(dir.path());
     let null = "/dev/null";
-    let cases: [(&[&str], &str, &str); 6] = [
+    let cases: [(&[&str], &str, &str); 7] = [
         (
             &["solve", &i, "-o", null],
             "--stats",
@@ -371,6 +371,11 @@ fn a_csv_output_named_as_another_table_format_is_refused() {
             "-o",
             "overlap's rows are written as CSV",
         ),
+        (
+            &["bench", &i, "--min-time", "0"],
+            "--export-csv",
+            "--export-csv is written as CSV",
+        ),
     ];
     let names = [
         ("parquet", "parquet"),
@@ -389,6 +394,51 @@ fn a_csv_output_named_as_another_table_format_is_refused() {
         assert_fatal(&args, &want);
         assert!(!Path::new(out).exists(), "{args:?}");
     }
+}
+
+/// `bench --export-markdown t.csv` or `--export-json r.parquet` would hold Markdown or JSON
+/// under a table's name: refused before any timing; `.txt` is taken.
+#[test]
+fn a_bench_document_named_as_a_table_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let i = input(dir.path());
+    for (flag, ext, written, format, own) in [
+        ("--export-markdown", "csv", "Markdown", "csv", "md"),
+        ("--export-markdown", "parquet", "Markdown", "parquet", "md"),
+        (
+            "--export-json",
+            "jsonl",
+            "one JSON document",
+            "jsonl",
+            "json",
+        ),
+        ("--export-json", "npz", "one JSON document", "npz", "json"),
+    ] {
+        let out = dir.path().join(format!("report.{ext}"));
+        let out = out.to_str().unwrap();
+        let want =
+            format!("error: {flag} {out}: written as {written}, not {format}: name it .{own}");
+        assert_fatal(&["bench", &i, "--min-time", "0", flag, out], &want);
+        assert!(!Path::new(out).exists(), "{flag} {out}");
+    }
+    let out = dir.path().join("report.txt");
+    let out = out.to_str().unwrap();
+    let args = [
+        "bench",
+        &i,
+        "-q",
+        "--min-time",
+        "0",
+        "--export-markdown",
+        out,
+    ];
+    let o = bin().args(args).output().unwrap();
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(std::fs::read_to_string(out).unwrap().contains('|'), "{out}");
 }
 
 #[test]

@@ -7,7 +7,7 @@ use clap::Args;
 use sudoku_batch::bench::{BenchConfig, Exports};
 
 use super::input::{one_stdin, parse_shard, parse_threads, LayoutArgs};
-use super::output::{output_is_input, same_file_outputs};
+use super::output::{csv_only, not_a_table, output_is_input, same_file_outputs};
 
 /// Flags of `bench`.
 #[derive(Debug, Args)]
@@ -86,6 +86,13 @@ impl BenchArgs {
         ];
         same_file_outputs(&outputs)?;
         output_is_input(&inputs, &outputs)?;
+        csv_only(
+            "--export-csv",
+            outputs[1].1,
+            "--export-csv is written as CSV",
+        )?;
+        not_a_table("--export-json", outputs[0].1, "one JSON document", "json")?;
+        not_a_table("--export-markdown", outputs[2].1, "Markdown", "md")?;
         let mut threads: Vec<usize> = self.threads.iter().map(|n| n.get()).collect();
         if threads.is_empty() {
             threads = sudoku_batch::bench::default_threads();

@@ -100,6 +100,26 @@ pub fn csv_only(flag: &str, path: Option<&String>, written: &str) -> Result<(), 
     }
 }
 
+/// Refuses a document that is not a table (`bench`'s `--export-markdown` and
+/// `--export-json`; `written`: what it holds, `own`: its own extension) named as a table
+/// format (`.csv`, `.jsonl`, `.npz`, `.parquet`: [`TableFormat::of_output`]), which would
+/// silently hold the document. `.txt` is taken: it is text.
+pub fn not_a_table(
+    flag: &str,
+    path: Option<&String>,
+    written: &str,
+    own: &str,
+) -> Result<(), String> {
+    let Some(path) = path else { return Ok(()) };
+    match TableFormat::of_output(path, None) {
+        Some(TableFormat::Txt) | None => Ok(()),
+        Some(f) => Err(format!(
+            "{flag} {path}: written as {written}, not {}: name it .{own}",
+            f.name()
+        )),
+    }
+}
+
 /// Refuses two outputs that name one file: each is renamed into place at the end, so the
 /// last rename would silently replace the other (issue 5). Devices such as `/dev/null`
 /// may be shared; `-` is checked by the caller.

@@ -69,6 +69,21 @@ fn push_text(v: &Value, out: &mut Vec<u8>) {
     }
 }
 
+/// Why `v` is not a grid array, when it is an array with an element that is not a whole
+/// number 0-9 (its text would only make the grid parser stop at the `[`): names the first
+/// such element, 0-based.
+fn not_a_digit_array(v: &Value) -> Option<String> {
+    let Value::Array(a) = v else { return None };
+    let (i, x) = a
+        .iter()
+        .enumerate()
+        .find(|(_, x)| x.as_u64().is_none_or(|d| d > 9))?;
+    Some(format!(
+        "an array of {} values whose element {i} is {x}, not a digit 0-9",
+        a.len()
+    ))
+}
+
 /// The fields of `members` in `header` order, as text.
 fn fields_of(members: &Members, header: &[String]) -> csv::ByteRecord {
     let mut rec = csv::ByteRecord::new();
@@ -188,7 +203,20 @@ impl JsonColumns {
         match members(line) {
             Ok(m) => {
                 let present = |i: usize| m.get(&self.header[i]).is_some_and(|v| !v.is_null());
-                self.record(fields_of(&m, &self.header), present)
+                let (mut puzzle, mut solution, fields) =
+                    self.record(fields_of(&m, &self.header), present);
+                let bad_array = |i: usize| {
+                    let name = &self.header[i];
+                    let reason = m.get(name).and_then(not_a_digit_array)?;
+                    Some(ParseError::Record(format!("{name:?} is {reason}")))
+                };
+                if let Some(e) = bad_array(self.puzzle) {
+                    puzzle = Err(e);
+                }
+                if let Some(e) = self.solution.and_then(bad_array) {
+                    solution = Some(Err(e));
+                }
+                (puzzle, solution, fields)
             }
             Err(e) => (Err(e), None, Some(csv::ByteRecord::new())),
         }
@@ -274,6 +302,27 @@ mod tests {
         let (p, s, _) = cols.parse(format!("{{\"solution\":null,\"puzzle\":\"{P}\"}}").as_bytes());
         assert_eq!(p.unwrap().to_string(), P);
         assert!(s.is_none());
+    }
+
+    /// A grid array with an element that is no digit is named as such, not as the `[` its
+    /// JSON text starts with; a bad solution array leaves the puzzle alone.
+    #[test]
+    fn arrays_with_a_non_digit_name_the_element() {
+        let first = format!("{{\"puzzle\":\"{P}\",\"solution\":\"{S}\"}}");
+        let (_, cols) = columns(&first);
+        let mut cells = vec!["0"; 81];
+        cells[5] = "10";
+        let line = format!("{{\"puzzle\":[{}]}}", cells.join(","));
+        let (puzzle, _, _) = cols.parse(line.as_bytes());
+        assert_eq!(
+            puzzle.unwrap_err().to_string(),
+            "\"puzzle\" is an array of 81 values whose element 5 is 10, not a digit 0-9"
+        );
+        let line = format!("{{\"puzzle\":\"{P}\",\"solution\":[1,-2]}}");
+        let (puzzle, solution, _) = cols.parse(line.as_bytes());
+        assert_eq!(puzzle.unwrap().to_string(), P);
+        let e = solution.unwrap().unwrap_err().to_string();
+        assert!(e.contains("element 1 is -2, not a digit 0-9"), "{e}");
     }
 
     #[test]
