@@ -85,7 +85,12 @@ impl Cursor {
                 c.fill(&block[..stop], out, max);
                 Ok(())
             }
-            Cursor::Csv(c) => c.fill(block, stop, out, max),
+            Cursor::Csv(c) => {
+                // A row with an unclosed quote stops a reader: the next one starts on the
+                // line after that row's first.
+                while c.fill_to_unclosed_quote(block, stop, out, max)? && out.len() < max {}
+                Ok(())
+            }
         }
     }
 
@@ -184,19 +189,6 @@ pub(crate) struct CsvCursor {
 }
 
 impl CsvCursor {
-    fn fill(
-        &mut self,
-        block: &[u8],
-        stop: usize,
-        out: &mut RawChunk,
-        max: usize,
-    ) -> Result<(), csv::Error> {
-        // A row with an unclosed quote stops a reader: the next one starts on the line
-        // after that row's first.
-        while self.fill_to_unclosed_quote(block, stop, out, max)? && out.len() < max {}
-        Ok(())
-    }
-
     /// Reads rows from `block[pos..stop]` until `max` records, `stop`, or a row with an
     /// unclosed quote ([`CsvCursor::unclosed_quote`]; then true, with the cursor on the line
     /// after the row's first, so the rows the quote would swallow are read as rows).
