@@ -21,13 +21,13 @@
 //!
 //! Every worker claims the next chunk of records ([`chunk_len`]), parses it once it has let
 //! go of the input ([`crate::input::RawChunk`]: under the read lock a lines input is only
-//! cut into lines, so parsing runs on every worker at once), works on it, and hands it
-//! over. Whichever worker completes the oldest unconsumed chunk consumes it, and any
-//! later chunks already done, while the others go on working; so reading, working and
-//! writing overlap on every thread, with no barrier between chunks. At most [`AHEAD`]
-//! chunks per worker may be claimed beyond the oldest unconsumed one, so memory stays
-//! bounded whatever the input size, and [`chunk_len`] keeps it bounded whatever the
-//! thread count. The output is the same for any thread count.
+//! cut into lines and a CSV input into rows, so parsing runs on every worker at once),
+//! works on it, and hands it over. Whichever worker completes the oldest unconsumed chunk
+//! consumes it, and any later chunks already done, while the others go on working; so
+//! reading, working and writing overlap on every thread, with no barrier between chunks.
+//! At most [`AHEAD`] chunks per worker may be claimed beyond the oldest unconsumed one, so
+//! memory stays bounded whatever the input size, and [`chunk_len`] keeps it bounded
+//! whatever the thread count. The output is the same for any thread count.
 //!
 //! # Lock order
 //!

@@ -8,20 +8,23 @@
 //! chunk after letting go of the lock, turns them into [`RawRecord`]s. The bytes are copied
 //! rather than borrowed because a stream's block is dropped as soon as it is used, and the
 //! copy (about 82 bytes a record, one `memcpy`) costs a small part of what parsing did:
-//! `dedup --iso` spent a fifth of its CPU time in the take before (BENCHMARKS.md, "engine
-//! read path"). CSV and Parquet records are parsed in the take as before: the `csv` crate's
-//! reader decides where a row ends, so its rows are parsed where they are found.
+//! `dedup --iso` spent a fifth of its CPU time in the take before (BENCHMARKS.md, "The
+//! engine's read path"). A CSV take reads the rows with the `csv` crate (where a row ends
+//! depends on the quotes before it, so that part stays serial) into the buffers of records
+//! already consumed, and leaves their fields to [`RawChunk::parse`] too. Parquet records are
+//! parsed in the take.
 
 use std::sync::Arc;
 
 use super::jsonl::{JsonColumns, Parsed};
-use super::record::{line_fields, MAX_LINE};
+use super::record::{line_fields, spanning_lines, MAX_LINE};
 use super::RawRecord;
-use crate::grid::{parse_cells, parse_solution, ParseError};
+use crate::grid::{parse_cells, parse_solution, Grid, ParseError};
 
 /// Records taken from an input in one [`super::Dataset::take`], in input order: parsed
-/// already (CSV, Parquet), or data lines still as bytes until [`RawChunk::parse`] (lines,
-/// JSON Lines). Reuse one chunk for many takes: its buffers keep their capacity.
+/// already (Parquet), or until [`RawChunk::parse`] data lines as bytes (lines, JSON Lines)
+/// and CSV rows as fields. Reuse one chunk for many takes: its buffers keep their capacity,
+/// and the fields of the records it held are reused for the next ones.
 #[derive(Debug, Default)]
 pub struct RawChunk {
     records: Vec<RawRecord>,
@@ -32,6 +35,26 @@ pub struct RawChunk {
     lines: Vec<Unparsed>,
     /// How the taken lines are parsed (set by the lines reader).
     parser: Option<Arc<LineParser>>,
+    /// The taken CSV rows not yet parsed, in input order.
+    rows: Vec<UnparsedRow>,
+    /// How the taken rows are parsed (set by the CSV reader).
+    columns: Option<Arc<CsvColumns>>,
+    /// Field buffers of records cleared, to read and keep the next records' fields in.
+    spare: Vec<csv::ByteRecord>,
+}
+
+/// A CSV row taken but not yet parsed.
+#[derive(Debug)]
+struct UnparsedRow {
+    /// 0-based record number.
+    record: u64,
+    /// 1-based line where the row starts.
+    line: u64,
+    fields: csv::ByteRecord,
+    /// Fields a row should have (the header's, or the first row's).
+    expected: usize,
+    /// Longer than [`MAX_LINE`]: invalid whatever it holds (`fields` are empty).
+    too_long: bool,
 }
 
 /// A data line taken but not yet parsed.
@@ -50,7 +73,7 @@ struct Unparsed {
 impl RawChunk {
     /// Records in the chunk, parsed or not.
     pub fn len(&self) -> usize {
-        self.records.len() + self.lines.len()
+        self.records.len() + self.lines.len() + self.rows.len()
     }
 
     /// Whether the take found no records (the end of the input or its shard).
@@ -58,38 +81,60 @@ impl RawChunk {
         self.len() == 0
     }
 
-    /// Empties the chunk, keeping its buffers' capacity.
+    /// Empties the chunk, keeping its buffers' capacity and its records' fields for the
+    /// next take (until [`RawChunk::parse`] releases those the take did not use).
     pub fn clear(&mut self) {
-        self.records.clear();
+        let fields = self.records.drain(..).filter_map(|r| r.fields);
+        self.spare.extend(fields);
+        self.spare.extend(self.rows.drain(..).map(|r| r.fields));
         self.text.clear();
         self.lines.clear();
     }
 
-    /// Parses the taken lines into records (nothing to do for CSV and Parquet records).
+    /// Parses the taken lines and rows into records (nothing to do for Parquet records).
     /// Call it outside the lock the take was made under: this is the work the split moves
     /// out of it.
     pub fn parse(&mut self) {
-        let Some(parser) = &self.parser else {
-            return;
-        };
-        self.records.reserve(self.lines.len());
-        let mut start = 0;
-        for l in self.lines.drain(..) {
-            let (puzzle, solution, fields) = if l.too_long {
-                parser.too_long()
-            } else {
-                parser.parse(&self.text[start..l.end])
-            };
-            start = l.end;
-            self.records.push(RawRecord {
-                record: l.record,
-                line: l.line,
-                puzzle,
-                solution,
-                fields,
-            });
+        if let Some(columns) = &self.columns {
+            self.records.reserve(self.rows.len());
+            for r in self.rows.drain(..) {
+                let (puzzle, solution) = if r.too_long {
+                    (Err(ParseError::LineTooLong { limit: MAX_LINE }), None)
+                } else {
+                    columns.parse(&r.fields, r.expected)
+                };
+                self.records.push(RawRecord {
+                    record: r.record,
+                    line: r.line,
+                    puzzle,
+                    solution,
+                    fields: Some(r.fields),
+                });
+            }
         }
-        self.text.clear();
+        if let Some(parser) = &self.parser {
+            self.records.reserve(self.lines.len());
+            let mut start = 0;
+            for l in self.lines.drain(..) {
+                let (puzzle, solution, fields) = if l.too_long {
+                    parser.too_long(&mut self.spare)
+                } else {
+                    parser.parse(&self.text[start..l.end], &mut self.spare)
+                };
+                start = l.end;
+                self.records.push(RawRecord {
+                    record: l.record,
+                    line: l.line,
+                    puzzle,
+                    solution,
+                    fields,
+                });
+            }
+            self.text.clear();
+        }
+        // Field buffers this take did not reuse (all of them for JSON Lines and Parquet,
+        // whose records bring their own) go, so a chunk never holds two sets.
+        self.spare.clear();
     }
 
     /// The parsed records, in input order ([`RawChunk::parse`] first, else the lines taken
@@ -101,6 +146,39 @@ impl RawChunk {
     /// The parsed records, to fill or to take over.
     pub(crate) fn records_mut(&mut self) -> &mut Vec<RawRecord> {
         &mut self.records
+    }
+
+    /// A field buffer to read a row into: one of a cleared record, or a new one.
+    pub(crate) fn spare(&mut self) -> csv::ByteRecord {
+        self.spare.pop().unwrap_or_default()
+    }
+
+    /// Returns a field buffer [`RawChunk::spare`] gave and that was not used.
+    pub(crate) fn give_back(&mut self, fields: csv::ByteRecord) {
+        self.spare.push(fields);
+    }
+
+    /// Takes CSV row `fields` (1-based line `line`, record `record`; `expected` fields a row
+    /// should have; `too_long`: longer than [`MAX_LINE`]). `columns` parses it later.
+    pub(crate) fn push_row(
+        &mut self,
+        columns: &Arc<CsvColumns>,
+        record: u64,
+        line: u64,
+        fields: csv::ByteRecord,
+        expected: usize,
+        too_long: bool,
+    ) {
+        if self.columns.is_none() {
+            self.columns = Some(Arc::clone(columns));
+        }
+        self.rows.push(UnparsedRow {
+            record,
+            line,
+            fields,
+            expected,
+            too_long,
+        });
     }
 
     /// Takes data line `text` (1-based line `line`, record `record`); `None` for a line
@@ -125,6 +203,43 @@ impl RawChunk {
     }
 }
 
+/// Which fields of a CSV row hold the puzzle and the stored solution (0-based): shared by
+/// the chunks that a CSV reader fills.
+#[derive(Debug)]
+pub(crate) struct CsvColumns {
+    pub(crate) puzzle: usize,
+    pub(crate) solution: Option<usize>,
+}
+
+impl CsvColumns {
+    /// The puzzle and stored solution of a row of `fields`, which should have `expected`
+    /// fields (else the row is invalid: a ragged row's fields cannot be trusted).
+    fn parse(
+        &self,
+        fields: &csv::ByteRecord,
+        expected: usize,
+    ) -> (Result<Grid, ParseError>, Option<Result<Grid, ParseError>>) {
+        if fields.len() != expected {
+            let e = ParseError::FieldCount {
+                found: fields.len(),
+                expected,
+            };
+            return (Err(spanning_lines(e, fields)), None);
+        }
+        let field = |i: usize| {
+            fields
+                .get(i)
+                .map(<[u8]>::trim_ascii)
+                .ok_or(ParseError::MissingField { column: i + 1 })
+        };
+        let puzzle = field(self.puzzle).and_then(parse_cells);
+        (
+            puzzle.map_err(|e| spanning_lines(e, fields)),
+            self.solution.map(|i| field(i).and_then(parse_solution)),
+        )
+    }
+}
+
 /// How a data line of a lines or JSON Lines input becomes a record: shared by the chunks
 /// that a reader fills (so parsed on any thread).
 #[derive(Debug)]
@@ -138,8 +253,9 @@ pub(crate) struct LineParser {
 }
 
 impl LineParser {
-    /// Parses one data line (as [`super::record::data_line`] returns it).
-    pub(crate) fn parse(&self, line: &[u8]) -> Parsed {
+    /// Parses one data line (as [`super::record::data_line`] returns it); kept text goes
+    /// into a buffer of `spare` when there is one.
+    pub(crate) fn parse(&self, line: &[u8], spare: &mut Vec<csv::ByteRecord>) -> Parsed {
         if let Some(json) = &self.json {
             return json.parse(line);
         }
@@ -148,13 +264,13 @@ impl LineParser {
         // on such a line, without the byte-by-byte look at it).
         if self.field == 0 && line.len() == 81 {
             if let Ok(g) = parse_cells(line) {
-                return (Ok(g), None, self.keep_text.then(|| text(line, b"")));
+                return (Ok(g), None, self.keep_text.then(|| text(spare, line, b"")));
             }
         }
         let (puzzle, solution) = line_fields(line, self.field);
         let fields = self
             .keep_text
-            .then(|| text(puzzle.unwrap_or(b""), solution.unwrap_or(b"")));
+            .then(|| text(spare, puzzle.unwrap_or(b""), solution.unwrap_or(b"")));
         let missing = ParseError::MissingField {
             column: self.field + 1,
         };
@@ -166,8 +282,8 @@ impl LineParser {
     }
 
     /// A line longer than [`MAX_LINE`]: one invalid record, with empty fields.
-    fn too_long(&self) -> Parsed {
-        let fields = self.keep_text.then(|| text(b"", b""));
+    fn too_long(&self, spare: &mut Vec<csv::ByteRecord>) -> Parsed {
+        let fields = self.keep_text.then(|| text(spare, b"", b""));
         (
             Err(ParseError::LineTooLong { limit: MAX_LINE }),
             None,
@@ -176,10 +292,16 @@ impl LineParser {
     }
 }
 
-/// The kept text of a lines record: its puzzle field and its stored-solution field, in one
-/// allocation of the right size.
-fn text(puzzle: &[u8], solution: &[u8]) -> csv::ByteRecord {
-    let mut f = csv::ByteRecord::with_capacity(puzzle.len() + solution.len(), 2);
+/// The kept text of a lines record: its puzzle field and its stored-solution field, in a
+/// buffer of `spare` (no allocation), else in one allocation of the right size.
+fn text(spare: &mut Vec<csv::ByteRecord>, puzzle: &[u8], solution: &[u8]) -> csv::ByteRecord {
+    let mut f = match spare.pop() {
+        Some(mut f) => {
+            f.clear();
+            f
+        }
+        None => csv::ByteRecord::with_capacity(puzzle.len() + solution.len(), 2),
+    };
     f.push_field(puzzle);
     f.push_field(solution);
     f
@@ -306,7 +428,7 @@ mod tests {
                     f.push_field(solution.unwrap_or(b""));
                     f
                 });
-                let (got, got_solution, got_fields) = parser.parse(line);
+                let (got, got_solution, got_fields) = parser.parse(line, &mut Vec::new());
                 let want = puzzle
                     .ok_or(ParseError::MissingField { column: 1 })
                     .and_then(parse_cells);
@@ -341,6 +463,87 @@ mod tests {
         assert_eq!(
             r[2].puzzle.as_ref().map(ToString::to_string),
             Ok(P.to_string())
+        );
+    }
+
+    /// The field buffers of the records a chunk held are the ones the next take reads
+    /// into: after the first take, a CSV or `keep_text` input allocates no fields.
+    #[test]
+    fn the_next_take_reuses_the_fields_of_the_cleared_records() {
+        let p0 = P.replace('.', "0");
+        let csv = format!("puzzle,solution\n{}", format!("{p0},{S}\n").repeat(6));
+        let lines = format!("{P}\n").repeat(6);
+        for text in [csv, lines] {
+            let opts = keep_text(1, true);
+            let mut data = Dataset::from_bytes("t", text.into_bytes(), &opts).unwrap();
+            let mut chunk = RawChunk::default();
+            let buffers = |chunk: &RawChunk| -> Vec<*const u8> {
+                let f = |r: &RawRecord| r.fields.as_ref().unwrap().as_slice().as_ptr();
+                chunk.records().iter().map(f).collect()
+            };
+            data.take(&mut chunk, 3).unwrap();
+            chunk.parse();
+            let first = buffers(&chunk);
+            chunk.clear();
+            data.take(&mut chunk, 3).unwrap();
+            chunk.parse();
+            let second = buffers(&chunk);
+            assert_eq!(second.len(), 3);
+            assert!(
+                second.iter().all(|p| first.contains(p)),
+                "{first:?} {second:?} {}",
+                data.layout().name()
+            );
+            assert!(chunk.records().iter().all(|r| r.puzzle.is_ok()));
+        }
+    }
+
+    /// CSV rows are found in the take and parsed after it, with the reader's rules: a
+    /// ragged row, an unclosed quote that eats the lines after it, CRLF, a comment.
+    #[test]
+    fn csv_rows_are_parsed_after_the_take() {
+        let p0 = P.replace('.', "0");
+        let text = format!(
+            "puzzle,solution\r\n{p0},{S}\r\n# c\r\n{p0}\r\n{p0},{S}\r\n\"{p0},{S}\r\n{p0},{S}\r\n"
+        );
+        let data = Dataset::from_bytes("t.csv", text.into_bytes(), &keep_text(1, true));
+        let mut data = data.unwrap();
+        let mut chunk = RawChunk::default();
+        data.take(&mut chunk, 10).unwrap();
+        assert_eq!((chunk.len(), chunk.records().len()), (4, 0));
+        chunk.parse();
+        let got: Vec<(u64, u64, String)> = chunk
+            .records()
+            .iter()
+            .map(|r| {
+                let puzzle = match &r.puzzle {
+                    Ok(g) => g.to_string(),
+                    Err(e) => e.to_string(),
+                };
+                (r.record, r.line, puzzle)
+            })
+            .collect();
+        let spans = ParseError::SpansLines {
+            line_breaks: 2,
+            cause: Box::new(ParseError::FieldCount {
+                found: 1,
+                expected: 2,
+            }),
+        };
+        let ragged = ParseError::FieldCount {
+            found: 1,
+            expected: 2,
+        };
+        let want = vec![
+            (0, 2, P.to_string()),
+            (1, 4, ragged.to_string()),
+            (2, 5, P.to_string()),
+            (3, 6, spans.to_string()),
+        ];
+        assert_eq!(got, want);
+        assert_eq!(
+            chunk.records()[2].solution,
+            Some(parse_solution(S.as_bytes()))
         );
     }
 }

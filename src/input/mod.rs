@@ -39,8 +39,8 @@
 //! - [`record`]: what a data record is — the one rule used by the readers, the shard ranges
 //!   and `verify`;
 //! - `reader`: the line and CSV readers, cursors over blocks of bytes;
-//! - `chunk`: [`RawChunk`], the records of one take, whose lines are parsed after the take
-//!   (outside the batch engine's read lock);
+//! - `chunk`: [`RawChunk`], the records of one take, whose lines and CSV rows are parsed
+//!   after the take (outside the batch engine's read lock);
 //! - `jsonl`: JSON Lines, read as lines whose records are objects;
 //! - `parquet` (cargo feature `parquet`): the rows of a Parquet file, in Arrow batches;
 //! - [`range`]: `--shard K/N` byte ranges;

@@ -1,5 +1,5 @@
 //! The line and CSV readers (JSON Lines are read as lines: `jsonl.rs`): turn a block of
-//! input bytes into [`RawRecord`]s.
+//! input bytes into [`super::RawRecord`]s.
 //!
 //! A reader is a cursor: a byte position in the current block plus the counters that go on
 //! from block to block (line, record, the CSV row width). A block always starts and ends at
@@ -9,12 +9,10 @@
 
 use std::sync::Arc;
 
-use super::chunk::{LineParser, RawChunk};
+use super::chunk::{CsvColumns, LineParser, RawChunk};
 use super::jsonl::JsonColumns;
 use super::layout::Layout;
-use super::record::{count_newlines, data_line, spanning_lines, MAX_LINE};
-use super::RawRecord;
-use crate::grid::{parse_cells, parse_solution, ParseError};
+use super::record::{count_newlines, data_line, MAX_LINE};
 
 /// Where a reader stands, for either layout.
 pub(crate) enum Cursor {
@@ -25,7 +23,7 @@ pub(crate) enum Cursor {
 impl Cursor {
     /// A cursor at byte `pos` of the first block, where 1-based line `line` starts and the
     /// next record gets number `record`. `keep_text`: lines records keep their puzzle and
-    /// solution fields as read (see [`RawRecord::fields`]).
+    /// solution fields as read (see [`super::RawRecord::fields`]).
     pub(crate) fn new(
         layout: &Layout,
         pos: usize,
@@ -57,15 +55,17 @@ impl Cursor {
                 pos,
                 line,
                 record,
-                puzzle: *puzzle,
-                solution: *solution,
+                columns: Arc::new(CsvColumns {
+                    puzzle: *puzzle,
+                    solution: *solution,
+                }),
                 expected_fields: header.as_ref().map(Vec::len),
             }),
         }
     }
 
-    /// Appends up to `max - out.len()` records read from `block[pos..]` to `out`: lines
-    /// as bytes for [`RawChunk::parse`], CSV rows parsed.
+    /// Appends up to `max - out.len()` records read from `block[pos..]` to `out`, for
+    /// [`RawChunk::parse`] to parse: lines as bytes, CSV rows as fields.
     ///
     /// # Errors
     /// Only an error of the CSV reader; bad records are records with an error.
@@ -80,7 +80,7 @@ impl Cursor {
                 c.fill(block, out, max);
                 Ok(())
             }
-            Cursor::Csv(c) => c.fill(block, out.records_mut(), max),
+            Cursor::Csv(c) => c.fill(block, out, max),
         }
     }
 
@@ -162,26 +162,22 @@ impl LineCursor {
 
 /// Reads a CSV input with the `csv` crate, one reader per call over the rest of the block
 /// (a block starts at a line start, and the crate's reader holds no state across records
-/// that a fresh reader would miss).
+/// that a fresh reader would miss). The crate finds the rows (where a row ends depends on
+/// the quotes before it, so this is serial); the chunk's [`CsvColumns`] parses their
+/// fields later, outside the engine's read lock ([`super::chunk`]).
 pub(crate) struct CsvCursor {
     pos: usize,
     /// 1-based line that starts at `pos` (counted here from newline bytes, since the csv
     /// crate's own count does not fit CRLF).
     line: u64,
     record: u64,
-    puzzle: usize,
-    solution: Option<usize>,
+    columns: Arc<CsvColumns>,
     expected_fields: Option<usize>,
     delimiter: u8,
 }
 
 impl CsvCursor {
-    fn fill(
-        &mut self,
-        block: &[u8],
-        out: &mut Vec<RawRecord>,
-        max: usize,
-    ) -> Result<(), csv::Error> {
+    fn fill(&mut self, block: &[u8], out: &mut RawChunk, max: usize) -> Result<(), csv::Error> {
         let body = &block[self.pos.min(block.len())..];
         let mut rdr = csv::ReaderBuilder::new()
             .has_headers(false)
@@ -189,7 +185,8 @@ impl CsvCursor {
             .comment(Some(b'#'))
             .delimiter(self.delimiter)
             .from_reader(body);
-        let mut rec = csv::ByteRecord::new();
+        // Rows are read into the buffers of records already consumed: no allocation.
+        let mut rec = out.spare();
         // A byte offset in `body` and the 1-based line that starts there.
         let mut line_at = (0u64, self.line);
         while out.len() < max && rdr.read_byte_record(&mut rec)? {
@@ -211,21 +208,26 @@ impl CsvCursor {
             let end = (rdr.position().byte() as usize).min(body.len());
             let row = body.get(at as usize..end).unwrap_or(&[]);
             let row = row.strip_suffix(b"\n").unwrap_or(row);
-            if row.strip_suffix(b"\r").unwrap_or(row).len() > MAX_LINE {
+            let too_long = row.strip_suffix(b"\r").unwrap_or(row).len() > MAX_LINE;
+            if too_long {
                 // One huge row: a stream keeps only its first bytes (see record.rs), so its
                 // fields are not known; it is one invalid record either way, with as many
                 // empty fields as a row should have.
                 rec = csv::ByteRecord::from(vec![""; self.expected_fields.unwrap_or(1)]);
-                let mut r = self.record_of(&rec, line_at.1);
-                r.puzzle = Err(ParseError::LineTooLong { limit: MAX_LINE });
-                r.solution = None;
-                out.push(r);
-                self.record += 1;
-                continue;
             }
-            out.push(self.record_of(&rec, line_at.1));
+            let expected = *self.expected_fields.get_or_insert(rec.len());
+            out.push_row(
+                &self.columns,
+                self.record,
+                line_at.1,
+                rec,
+                expected,
+                too_long,
+            );
             self.record += 1;
+            rec = out.spare();
         }
+        out.give_back(rec);
         let used = rdr.position().byte().min(body.len() as u64);
         let tail = body
             .get(line_at.0.min(used) as usize..used as usize)
@@ -233,33 +235,5 @@ impl CsvCursor {
         self.line = line_at.1 + count_newlines(tail);
         self.pos += used as usize;
         Ok(())
-    }
-
-    fn record_of(&mut self, rec: &csv::ByteRecord, line: u64) -> RawRecord {
-        let expected = *self.expected_fields.get_or_insert(rec.len());
-        let field = |i: usize| {
-            rec.get(i)
-                .map(<[u8]>::trim_ascii)
-                .ok_or(ParseError::MissingField { column: i + 1 })
-        };
-        let (puzzle, solution) = if rec.len() != expected {
-            let e = ParseError::FieldCount {
-                found: rec.len(),
-                expected,
-            };
-            (Err(e), None)
-        } else {
-            (
-                field(self.puzzle).and_then(parse_cells),
-                self.solution.map(|i| field(i).and_then(parse_solution)),
-            )
-        };
-        RawRecord {
-            record: self.record,
-            line,
-            puzzle: puzzle.map_err(|e| spanning_lines(e, rec)),
-            solution,
-            fields: Some(rec.clone()),
-        }
     }
 }
