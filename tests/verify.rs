@@ -422,6 +422,80 @@ fn lines_pairs_with_every_separator() {
     assert_eq!(json["verdicts"]["duplicate"], 1, "line 9 repeats line 8");
 }
 
+/// Trial 5: on a lines file, a solution cut to 80 digits, one of 82 and one of 79 after
+/// `:` passed as `ok` (no 81-character field, so "no solution"), and the summary's "0 stored
+/// solutions wrong" seemed to cover rows without one. A field of 75-90 cells after the
+/// puzzle is now a damaged solution (`solution-malformed`), and the rows compared and the
+/// rows without a solution are counted, on lines and in JSON Lines (a row without the key).
+#[test]
+fn damaged_and_missing_stored_solutions_are_counted() {
+    let rows = sample_rows();
+    let dir = tempfile::tempdir().unwrap();
+    let lines = dir.path().join("damaged.txt");
+    let p = |i: usize| rows[i].0.as_str();
+    let s = |i: usize| rows[i].1.as_str();
+    let text = format!(
+        "{} {}\n{} {}\n{} {}7\n{}:1:{}\n{}\n{} ED=10.3/10.3/9.8\n",
+        p(0),
+        s(0),
+        p(1),
+        &s(1)[..80],
+        p(2),
+        s(2),
+        p(3),
+        &s(3)[..79],
+        p(4),
+        p(5)
+    );
+    fs::write(&lines, text).unwrap();
+    let (got, json, err) = verify(dir.path(), &lines, &[], 1);
+    let found: Vec<(&str, &str, &str)> = got
+        .iter()
+        .map(|r| (r[1].as_str(), r[2].as_str(), r[5].as_str()))
+        .collect();
+    let s2 = format!("{}7", s(2));
+    assert_eq!(
+        found,
+        [
+            ("2", "solution-malformed", &s(1)[..80]),
+            ("3", "solution-malformed", s2.as_str()),
+            ("4", "solution-malformed", &s(3)[..79]),
+        ]
+    );
+    for (r, n) in got.iter().zip([80, 82, 79]) {
+        assert!(
+            r[3].starts_with(&format!("solution: {n} characters, expected 81")),
+            "{r:?}"
+        );
+    }
+    assert_eq!(json["verdicts"]["ok"], 3);
+    assert_eq!(json["stored_solutions_compared"], 4);
+    assert_eq!(json["rows_without_solution"], 2);
+    assert_eq!(json["stored_solutions_wrong"], 3);
+    assert!(
+        err.contains("; 4 stored solutions compared, 2 rows had none"),
+        "{err}"
+    );
+
+    let jsonl = dir.path().join("rows.jsonl");
+    let text = format!(
+        "{{\"puzzle\": \"{}\", \"solution\": \"{}\"}}\n{{\"puzzle\": \"{}\"}}\n",
+        p(0),
+        s(0),
+        p(1)
+    );
+    fs::write(&jsonl, text).unwrap();
+    let (got, json, err) = verify(dir.path(), &jsonl, &[], 0);
+    assert!(got.is_empty(), "{got:?}");
+    assert_eq!(json["verdicts"]["ok"], 2);
+    assert_eq!(json["stored_solutions_compared"], 1);
+    assert_eq!(json["rows_without_solution"], 1);
+    assert!(
+        err.contains("; 1 stored solution compared, 1 row had none"),
+        "{err}"
+    );
+}
+
 #[test]
 fn puzzle_only_files_check_shape_conflicts_and_uniqueness() {
     let dir = tempfile::tempdir().unwrap();

@@ -139,6 +139,7 @@ impl Work for VerifyWork {
             guesses: 0,
             fingerprint: None,
             stored_wrong: false,
+            compared: false,
         }
     }
 }
@@ -244,6 +245,8 @@ impl Auditor {
             counts.rows += 1;
             counts.verdicts.add(verdict);
             counts.stored_solutions_wrong += u64::from(c.stored_wrong);
+            counts.stored_solutions_compared += u64::from(c.compared);
+            counts.rows_without_solution += u64::from(raw.solution.is_none());
             if raw.solution.is_some() && !self.source_noted {
                 self.source_noted = true;
                 let source = self.layout.solution_source().unwrap_or_default();
@@ -372,7 +375,21 @@ impl Auditor {
         );
         match &c.solution_source {
             Some(source) => {
-                let _ = writeln!(err, "sudoku-batch:   solution source: {source}");
+                // How many rows the "wrong" count is about (trial 5: lines without a
+                // solution passed as `ok`, and "0 wrong" seemed to cover them).
+                let without = match c.rows_without_solution {
+                    0 => String::new(),
+                    n => format!(", {} none", count(n, "row had", "rows had")),
+                };
+                let _ = writeln!(
+                    err,
+                    "sudoku-batch:   solution source: {source}; {} compared{without}",
+                    count(
+                        c.stored_solutions_compared,
+                        "stored solution",
+                        "stored solutions"
+                    )
+                );
             }
             None => {
                 let _ = writeln!(

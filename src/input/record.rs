@@ -5,7 +5,8 @@
 //!   with `#` (blanks at either end are not part of the record). Its puzzle is the first 81
 //!   characters when they are cells followed by the end or a separator, else the
 //!   whitespace-separated field the layout names; its stored solution is the first field of
-//!   81 characters after the puzzle (see [`line_fields`]): ratings, labels and counts are not
+//!   81 characters after the puzzle, else the first of 75 to 90 cell characters (a damaged
+//!   one, reported as malformed; see [`line_fields`]): ratings, labels and counts are not
 //!   solutions.
 //! - A **CSV** input has one record per row the `csv` crate reads; physical lines that are
 //!   empty or start with `#` are skipped, as the crate skips them. A row with a quote its
@@ -70,10 +71,34 @@ fn is_separator(b: u8) -> bool {
 /// a rating (`ED=10.3/10.3/9.8`), a label or a count is never taken for a solution; an
 /// 81-character field with a bad cell is a solution, reported as malformed.
 fn stored_solution(rest: &[u8]) -> Option<&[u8]> {
-    rest.split(|&b| matches!(b, b',' | b';' | b':' | b' ' | b'\t' | b'\r'))
-        .take_while(|f| f.first() != Some(&b'#'))
-        .find(|f| f.len() == 81)
+    let fields = rest
+        .split(|&b| matches!(b, b',' | b';' | b':' | b' ' | b'\t' | b'\r'))
+        .take_while(|f| f.first() != Some(&b'#'));
+    pick_solution(fields)
 }
+
+/// The first of `fields` of exactly 81 characters, else the first that looks like a
+/// damaged one: 75 to 90 cell characters (digits, `.`, `_`), a solution a character or a
+/// few too short or too long, to be reported as malformed rather than ignored (trial 5:
+/// an 80-digit solution on a line passed as `ok`, as if the line had none).
+fn pick_solution<'a>(fields: impl Iterator<Item = &'a [u8]>) -> Option<&'a [u8]> {
+    let mut damaged = None;
+    for f in fields {
+        if f.len() == 81 {
+            return Some(f);
+        }
+        if damaged.is_none()
+            && DAMAGED_SOLUTION.contains(&f.len())
+            && f.iter().all(|&b| is_cell_byte(b))
+        {
+            damaged = Some(f);
+        }
+    }
+    damaged
+}
+
+/// Lengths of a field after the puzzle taken for a damaged solution ([`pick_solution`]).
+const DAMAGED_SOLUTION: std::ops::RangeInclusive<usize> = 75..=90;
 
 /// The puzzle field and the known-solution field of one data line of a lines input, as
 /// they stand in the line (`line` as returned by [`data_line`]; `field` as in
@@ -95,7 +120,7 @@ pub fn line_fields(line: &[u8], field: usize) -> (Option<&[u8]>, Option<&[u8]>) 
         .split(|b| b.is_ascii_whitespace())
         .filter(|f| !f.is_empty());
     let puzzle = fields.nth(field);
-    (puzzle, fields.find(|f| f.len() == 81))
+    (puzzle, pick_solution(fields))
 }
 
 /// `e`, or `e` wrapped in [`ParseError::SpansLines`] when the record holds newlines: a bad

@@ -135,6 +135,9 @@ pub struct Checked {
     /// stored grid is none of its solutions. A non-unique puzzle whose stored grid is one
     /// of its solutions is not a mismatch.
     pub stored_wrong: bool,
+    /// The row's stored solution was compared with the puzzle (or found malformed): false
+    /// without one, or when the puzzle failed first (malformed, clashing, no solution).
+    pub compared: bool,
 }
 
 /// Runs every check on `raw`, counting solutions up to `limit` (at least 2).
@@ -146,6 +149,7 @@ pub fn check_record(raw: &RawRecord, limit: u32, names: &FieldNames) -> Checked 
         guesses: 0,
         fingerprint: None,
         stored_wrong: false,
+        compared: false,
     };
     let puzzle = match &raw.puzzle {
         Ok(p) => p,
@@ -163,6 +167,7 @@ pub fn check_record(raw: &RawRecord, limit: u32, names: &FieldNames) -> Checked 
     }
     out.guesses = found.guesses;
     let stored = raw.solution.as_ref();
+    out.compared = stored.is_some() && found.count > 0;
     match found.count {
         0 => {
             let d = format!("no grid completes the {} givens", puzzle.clues());

@@ -232,6 +232,16 @@ pub struct VerifyCounts {
     /// puzzles whose stored grid is none of their solutions. A non-unique puzzle with a
     /// valid stored solution is rejected (`multiple-solutions`) but not counted here.
     pub stored_solutions_wrong: u64,
+    /// Rows whose stored solution was compared with the puzzle (or found malformed): not
+    /// those without one, nor those whose puzzle failed first (malformed, clashing, no
+    /// solution). `stored_solutions_wrong` is out of these.
+    #[serde(default)]
+    pub stored_solutions_compared: u64,
+    /// Rows that carried no stored solution (a lines row with no solution field after the
+    /// puzzle, a JSON Lines row without the key; an empty CSV field is `solution-malformed`
+    /// instead): only their puzzle was checked.
+    #[serde(default)]
+    pub rows_without_solution: u64,
     /// Where the stored solutions were read: the solution column's name (`column N` without
     /// a header), `81-cell field after the puzzle` (on a line: field 2 of
     /// `puzzle,solution`, field 3 of `puzzle:count:solution`), several of these
@@ -262,6 +272,8 @@ impl AddAssign<&VerifyCounts> for VerifyCounts {
         self.verdicts += &other.verdicts;
         self.duplicates += other.duplicates;
         self.stored_solutions_wrong += other.stored_solutions_wrong;
+        self.stored_solutions_compared += other.stored_solutions_compared;
+        self.rows_without_solution += other.rows_without_solution;
         if let Some(theirs) = &other.solution_source {
             let mine = self.solution_source.get_or_insert_with(String::new);
             for source in theirs.split(", ") {
