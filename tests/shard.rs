@@ -575,3 +575,47 @@ fn verify_shards_that_read_other_columns_are_not_merged() {
     assert_eq!(json(&out)["commit"], commit);
     assert_eq!(json(&out)["solution_source"], "solutions");
 }
+
+/// Trial 5: an unclosed quote, in the puzzle field or the solution field, makes its row
+/// invalid, and the rows it would swallow are read as rows: shards cut anywhere (the quoted
+/// row first or last of a shard) make the whole run, from a map and from a stream.
+#[test]
+fn shards_of_a_csv_with_unclosed_quotes_make_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = fs::read_to_string(SAMPLE_CSV).unwrap();
+    let mut out = String::new();
+    let quoted = [3, 9, 10, 17, 30, 40];
+    for (i, line) in text.lines().take(41).enumerate() {
+        let line = match i {
+            3 | 10 | 30 => format!("\"{line}"),
+            9 | 17 | 40 => line.replacen(',', ",\"", 1),
+            _ => line.to_string(),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    let path = dir.path().join("quotes.csv");
+    fs::write(&path, out).unwrap();
+    check_union(&path, true);
+    let whole = solve(dir.path(), &path, None, "quotes");
+    assert_eq!(whole.stats.len(), 40, "no row is lost");
+    for (i, row) in whole.stats.iter().enumerate() {
+        // Row `i` is on line `i + 2`. The last quote has no row after it to swallow: the
+        // crate's reading stands, and solve does not read the solution field.
+        let bad = quoted[..5].contains(&(i + 1));
+        assert_eq!(row[1], (i + 2).to_string());
+        assert_eq!(row[2], if bad { "invalid" } else { "solved" }, "{row:?}");
+        if bad {
+            assert!(
+                row[6].contains("opens a quote not closed on its line"),
+                "{row:?}"
+            );
+        }
+    }
+    let stream = bin()
+        .args(["solve", "-q", "--no-mmap", "-j", "2", "-o", "-"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(stream.stdout, whole.out, "a stream reads it as a map does");
+}

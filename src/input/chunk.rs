@@ -53,8 +53,10 @@ struct UnparsedRow {
     fields: csv::ByteRecord,
     /// Fields a row should have (the header's, or the first row's).
     expected: usize,
-    /// Longer than [`MAX_LINE`]: invalid whatever it holds (`fields` are empty).
-    too_long: bool,
+    /// Invalid whatever its fields hold, found by the reader: longer than [`MAX_LINE`]
+    /// (`fields` are empty), or an unclosed quote that swallowed rows (`fields` are its
+    /// first line's).
+    error: Option<ParseError>,
 }
 
 /// A data line taken but not yet parsed.
@@ -98,10 +100,9 @@ impl RawChunk {
         if let Some(columns) = &self.columns {
             self.records.reserve(self.rows.len());
             for r in self.rows.drain(..) {
-                let (puzzle, solution) = if r.too_long {
-                    (Err(ParseError::LineTooLong { limit: MAX_LINE }), None)
-                } else {
-                    columns.parse(&r.fields, r.expected)
+                let (puzzle, solution) = match r.error {
+                    Some(e) => (Err(e), None),
+                    None => columns.parse(&r.fields, r.expected),
                 };
                 self.records.push(RawRecord {
                     record: r.record,
@@ -159,7 +160,8 @@ impl RawChunk {
     }
 
     /// Takes CSV row `fields` (1-based line `line`, record `record`; `expected` fields a row
-    /// should have; `too_long`: longer than [`MAX_LINE`]). `columns` parses it later.
+    /// should have; `error`: invalid whatever it holds, see [`UnparsedRow`]). `columns`
+    /// parses it later.
     pub(crate) fn push_row(
         &mut self,
         columns: &Arc<CsvColumns>,
@@ -167,7 +169,7 @@ impl RawChunk {
         line: u64,
         fields: csv::ByteRecord,
         expected: usize,
-        too_long: bool,
+        error: Option<ParseError>,
     ) {
         if self.columns.is_none() {
             self.columns = Some(Arc::clone(columns));
@@ -177,7 +179,7 @@ impl RawChunk {
             line,
             fields,
             expected,
-            too_long,
+            error,
         });
     }
 
@@ -499,18 +501,20 @@ mod tests {
     }
 
     /// CSV rows are found in the take and parsed after it, with the reader's rules: a
-    /// ragged row, an unclosed quote that eats the lines after it, CRLF, a comment.
+    /// ragged row, an unclosed quote (its row invalid, the row it would swallow read as a
+    /// row), a quoted note over two lines (read), CRLF, a comment.
     #[test]
     fn csv_rows_are_parsed_after_the_take() {
         let p0 = P.replace('.', "0");
         let text = format!(
-            "puzzle,solution\r\n{p0},{S}\r\n# c\r\n{p0}\r\n{p0},{S}\r\n\"{p0},{S}\r\n{p0},{S}\r\n"
+            "puzzle,solution,note\r\n{p0},{S},\r\n# c\r\n{p0}\r\n{p0},{S},\"a\r\nb\"\r\n\
+             \"{p0},{S},\r\n{p0},{S},\r\n"
         );
         let data = Dataset::from_bytes("t.csv", text.into_bytes(), &keep_text(1, true));
         let mut data = data.unwrap();
         let mut chunk = RawChunk::default();
         data.take(&mut chunk, 10).unwrap();
-        assert_eq!((chunk.len(), chunk.records().len()), (4, 0));
+        assert_eq!((chunk.len(), chunk.records().len()), (5, 0));
         chunk.parse();
         let got: Vec<(u64, u64, String)> = chunk
             .records()
@@ -523,27 +527,27 @@ mod tests {
                 (r.record, r.line, puzzle)
             })
             .collect();
-        let spans = ParseError::SpansLines {
-            line_breaks: 2,
-            cause: Box::new(ParseError::FieldCount {
-                found: 1,
-                expected: 2,
-            }),
-        };
         let ragged = ParseError::FieldCount {
             found: 1,
-            expected: 2,
+            expected: 3,
+        };
+        let unclosed = ParseError::UnclosedQuote {
+            field: "puzzle (column 1)".into(),
         };
         let want = vec![
             (0, 2, P.to_string()),
             (1, 4, ragged.to_string()),
             (2, 5, P.to_string()),
-            (3, 6, spans.to_string()),
+            (3, 7, unclosed.to_string()),
+            (4, 8, P.to_string()),
         ];
         assert_eq!(got, want);
-        assert_eq!(
-            chunk.records()[2].solution,
-            Some(parse_solution(S.as_bytes()))
-        );
+        let r = chunk.records();
+        assert_eq!(r[2].solution, Some(parse_solution(S.as_bytes())));
+        assert_eq!(r[2].fields.as_ref().unwrap().get(2), Some(&b"a\r\nb"[..]));
+        // The unclosed row keeps the fields of its own line, quote and all.
+        let fields = r[3].fields.as_ref().unwrap();
+        assert_eq!(fields.get(0), Some(format!("\"{p0}").as_bytes()));
+        assert_eq!(fields.len(), 3);
     }
 }

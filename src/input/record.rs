@@ -8,7 +8,10 @@
 //!   81 characters after the puzzle (see [`line_fields`]): ratings, labels and counts are not
 //!   solutions.
 //! - A **CSV** input has one record per row the `csv` crate reads; physical lines that are
-//!   empty or start with `#` are skipped, as the crate skips them.
+//!   empty or start with `#` are skipped, as the crate skips them. A row with a quote its
+//!   line does not close, followed by a line that reads as a row, is a record of that one
+//!   line, invalid ([`crate::grid::ParseError::UnclosedQuote`]): the next line starts the
+//!   next record, so an unclosed quote swallows no rows.
 //! - A UTF-8 byte-order mark at the very start is not part of any record ([`strip_bom`]).
 //! - A physical line longer than [`MAX_LINE`] bytes is judged by its first `MAX_LINE + 1`
 //!   bytes ([`judged`]): blank or a comment there, it is skipped; else it is one record,
