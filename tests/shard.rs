@@ -528,6 +528,54 @@ fn shard_auto_takes_the_task_from_the_scheduler() {
     );
 }
 
+/// Trial 5: a verify shard run with `--puzzle-column solutions` checked the solution grids
+/// as puzzles and read no stored solution, yet its merge with a shard that did claimed
+/// every stored solution checked. Refused, naming both reports and the values; the
+/// reports carry the build's commit, and shards read alike still merge.
+#[test]
+fn verify_shards_that_read_other_columns_are_not_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let verify = |shard: &str, extra: &[&str], tag: &str| -> PathBuf {
+        let report = dir.path().join(format!("{tag}.json"));
+        bin()
+            .args(["verify", "-q", "--shard", shard, "--report"])
+            .arg(&report)
+            .arg(SAMPLE_CSV)
+            .args(extra)
+            .assert()
+            .code(predicates::ord::le(1));
+        report
+    };
+    let a = verify("1/2", &[], "a");
+    let b = verify("2/2", &["--puzzle-column", "solutions"], "b");
+    let b_json = json(&b);
+    assert_eq!(b_json["inputs"][0]["puzzle_source"], "solutions");
+    assert_eq!(
+        b_json["inputs"][0]["solution_source"],
+        serde_json::Value::Null
+    );
+    assert_eq!(json(&a)["inputs"][0]["solution_source"], "solutions");
+    let commit = b_json["commit"].as_str().unwrap();
+    assert!(!commit.is_empty(), "{b_json}");
+    let out = dir.path().join("m.json");
+    let err = refusal(merge(&out, &[a.clone(), b.clone()]));
+    let want = format!(
+        "{} and {} differ in the puzzle source of {SAMPLE_CSV}: quizzes against solutions;",
+        a.display(),
+        b.display()
+    );
+    assert!(err.contains(&want), "{err}");
+    assert!(!out.exists());
+    // What is compared is the column read, not the flag: column 2 is `solutions`.
+    let c = verify("2/2", &["--solution-column", "2"], "c");
+    merge(&out, &[a.clone(), c]).code(0);
+    // Shards read alike merge, and the merge keeps their commit.
+    let d = verify("2/2", &[], "d");
+    merge(&out, &[a, d]).code(0);
+    assert_eq!(json(&out)["commit"], commit);
+    assert_eq!(json(&out)["solution_source"], "solutions");
+}
+
 /// Trial 5: an unclosed quote, in the puzzle field or the solution field, makes its row
 /// invalid, and the rows it would swallow are read as rows: shards cut anywhere (the quoted
 /// row first or last of a shard) make the whole run, from a map and from a stream.

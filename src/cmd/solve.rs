@@ -272,7 +272,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     let inputs = run
         .inputs
         .iter()
-        .map(|i| InputInfo::new(&i.path, &i.done, i.records))
+        .map(|i| InputInfo::new(&i.path, &i.layout, &i.done, i.records))
         .collect();
     let report = build_report(cfg, &col, inputs, start.elapsed(), run.interrupted);
     let mut targets = Vec::new();

@@ -78,7 +78,7 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
     let inputs = run
         .inputs
         .iter()
-        .map(|i| InputInfo::new(&i.path, &i.done, i.records))
+        .map(|i| InputInfo::new(&i.path, &i.layout, &i.done, i.records))
         .collect();
     let secs = start.elapsed().as_secs_f64();
     let report = audit.report(cfg, inputs, secs, run.interrupted);
