@@ -410,17 +410,22 @@ impl Grid {
             *o = b'0' + d;
         }
     }
+
+    /// Writes the grid as 81 bytes, `.` for empty cells (as [`Grid`]'s `Display` shows it),
+    /// into `out`.
+    pub fn write_dots(&self, out: &mut [u8; CELLS]) {
+        for (o, &d) in out.iter_mut().zip(&self.0) {
+            *o = if d == 0 { b'.' } else { b'0' + d };
+        }
+    }
 }
 
 impl fmt::Display for Grid {
-    /// 81 characters, `.` for empty cells.
+    /// 81 characters, `.` for empty cells ([`Grid::write_dots`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s: String = self
-            .0
-            .iter()
-            .map(|&d| if d == 0 { '.' } else { (b'0' + d) as char })
-            .collect();
-        f.write_str(&s)
+        let mut text = [0u8; CELLS];
+        self.write_dots(&mut text);
+        f.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)
     }
 }
 

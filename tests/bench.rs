@@ -429,3 +429,47 @@ fn status_words_match_solve() {
         (Some(2), Some(0))
     );
 }
+
+/// Trial 5 item 5 (trial 3 item 4): a `target/` copied with `cp -r` kept the first
+/// checkout's commit, and uncommitted edits were labelled with HEAD's. The commit in bench's
+/// provenance and in a `--report` is this checkout's HEAD, with `-dirty` exactly when a
+/// tracked build input differs from it, or `unknown` when git cannot say.
+#[test]
+fn the_provenance_names_this_checkouts_commit() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("--no-optional-locks")
+            .args(args)
+            .current_dir(root)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let inputs = ["src", "build.rs", "Cargo.toml", "Cargo.lock"];
+    let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--"];
+    status.extend(inputs);
+    let want = match (
+        git(&["ls-files", "--error-unmatch", "build.rs"]),
+        git(&["rev-parse", "--short", "HEAD"]),
+        git(&status),
+    ) {
+        (Some(_), Some(head), Some(changes)) if changes.is_empty() => head,
+        (Some(_), Some(head), Some(_)) => format!("{head}-dirty"),
+        _ => "unknown".to_string(),
+    };
+    let (_, json, rows, md) = bench(&["-j", "1"], Path::new(SAMPLE));
+    assert_eq!(json["provenance"]["git_commit"], want.as_str());
+    assert_eq!(csv_row(&rows, 0)["git_commit"], want);
+    assert!(md.contains(&format!("(commit {want})")), "{md}");
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    bin()
+        .args(["verify", "-q", SAMPLE, "--report"])
+        .arg(&report)
+        .assert()
+        .code(0);
+    let r: serde_json::Value = serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(r["commit"], want.as_str());
+}

@@ -15,7 +15,7 @@ use anyhow::{Context, Result};
 use super::rows::{commit_rows, side_csv, RowWriter};
 use crate::canon::{canonical, Canonical};
 use crate::engine::{Inputs, ReadConfig};
-use crate::grid::ParseError;
+use crate::grid::{ParseError, CELLS};
 use crate::input::{Layout, RawRecord};
 use crate::output::table::{
     table_writer, Column, Kind, ParquetCompression, TableFormat, TableWriter, Value, INPUT, LINE,
@@ -181,10 +181,15 @@ impl Forms {
     ) -> Result<()> {
         match self {
             Forms::Rows(w) => {
-                let form = res
-                    .as_ref()
-                    .map_or("invalid".to_string(), |c| c.form.to_string());
-                w.write(raw, form.as_bytes())
+                let mut text = [0u8; CELLS];
+                let form: &[u8] = match res {
+                    Ok(c) => {
+                        c.form.write_dots(&mut text);
+                        &text
+                    }
+                    Err(_) => b"invalid",
+                };
+                w.write(raw, form)
             }
             Forms::Table(t) => Ok(t.write_row(&[
                 Value::Int(raw.record),
