@@ -23,6 +23,33 @@ pub fn print_notes(err: &mut impl Write, notes: &[String], total: u64, what: &st
     }
 }
 
+/// The first records a run could not handle, as `path:line: reason`, and how many there were:
+/// what `rate`, `augment`, `canon`, `dedup` and `overlap` print on stderr (`solve` and `verify`
+/// keep theirs in their own counts, printed with [`print_notes`] too).
+#[derive(Debug, Default)]
+pub struct Notes {
+    first: Vec<String>,
+    total: u64,
+}
+
+impl Notes {
+    /// Records named one by one on stderr before the rest are only counted.
+    const MAX: usize = 10;
+
+    /// Notes that the record at `path:line` could not be handled, and why.
+    pub fn add(&mut self, path: &str, line: u64, why: impl std::fmt::Display) {
+        self.total += 1;
+        if self.first.len() < Self::MAX {
+            self.first.push(format!("{path}:{line}: {why}"));
+        }
+    }
+
+    /// Prints the first notes and how many more there were (`what` names them).
+    pub fn print(&self, what: &str) {
+        print_notes(&mut std::io::stderr().lock(), &self.first, self.total, what);
+    }
+}
+
 /// Counts the puzzles read from a chosen column and the complete grids among them, to warn
 /// when that column holds solutions: a run over them means nothing (trial 3: `overlap
 /// --puzzle-column 2` read a test file's `solutions` and reported a clean split; trial 4:

@@ -562,3 +562,71 @@ fn canon_txt_is_the_lines_output_with_a_line_for_every_record() {
     std::fs::write(&csv, format!("id,puzzle\n{}\n", rows.join("\n"))).unwrap();
     assert_eq!(lines("from_csv.txt", &[], &csv), expected);
 }
+
+/// Trial 5: `dedup`, `canon` and `overlap` counted bad rows without naming one, and
+/// overlap's "5 invalid" summed both sides. Each now prints the first 10 bad records as
+/// `path:line: reason` on stderr (even with `-q`, as `solve` does), then how many more, and
+/// overlap counts each side's.
+#[test]
+fn canon_dedup_and_overlap_name_the_first_bad_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let train = dir.path().join("train.txt");
+    let test = dir.path().join("test.txt");
+    // Train: a good puzzle on line 1, then 12 bad ones (a short line, then a bad character
+    // at a different cell each), so lines 2-13 are bad and lines 12 and 13 are past the cap.
+    let mut lines = vec![common::P.to_string(), common::P[..80].to_string()];
+    for i in 0..11 {
+        lines.push(format!("{}x{}", &common::P[..i], &common::P[i + 1..]));
+    }
+    write_lines(&train, &lines);
+    write_lines(&test, &[common::P[..79].to_string(), common::P.to_string()]);
+    let path = train.display().to_string();
+    let mut want: Vec<String> = vec![format!("{path}:2: 80 characters, expected 81")];
+    for i in 0..9 {
+        want.push(format!(
+            "{path}:{}: column {}: invalid character 'x'",
+            i + 3,
+            i + 1
+        ));
+    }
+    let run = |args: &[&str]| {
+        let out = bin().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let canon = run(&["canon", "-q", "-o", "/dev/null", &path]);
+    let dedup = run(&["dedup", "-q", "-o", "/dev/null", &path]);
+    for (cmd, err) in [("canon", &canon), ("dedup", &dedup)] {
+        let got: Vec<&str> = err.lines().collect();
+        assert_eq!(got.len(), 11, "{cmd}: {err}");
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!(*g, format!("sudoku-batch: {w}"), "{cmd}");
+        }
+        assert!(got[10].starts_with("sudoku-batch: ... and 2 more invalid records"));
+    }
+    let test_path = test.display().to_string();
+    let err = bin()
+        .args([
+            "overlap",
+            "--train",
+            &path,
+            "--test",
+            &test_path,
+            "-o",
+            "/dev/null",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(err.stderr).unwrap();
+    // The train side's 12 notes are capped at 10; the test side's one is past the cap too.
+    let got: Vec<&str> = err.lines().collect();
+    assert_eq!(got[9], format!("sudoku-batch: {}", want[9]), "{err}");
+    assert_eq!(
+        got[10], "sudoku-batch: ... and 3 more invalid records",
+        "{err}"
+    );
+    assert!(
+        err.contains("overlap: 13 train records (12 invalid) and 2 test records (1 invalid)"),
+        "{err}"
+    );
+}

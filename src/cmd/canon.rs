@@ -9,7 +9,7 @@
 //! `solve`, `augment` and `rate` use. `--stats` writes
 //! `record,input,line,status,clues,automorphisms,error` per record.
 
-use crate::summary::{count, PuzzleColumnCheck};
+use crate::summary::{count, Notes, PuzzleColumnCheck};
 use anyhow::{Context, Result};
 
 use super::rows::{commit_rows, side_csv, RowWriter};
@@ -132,13 +132,17 @@ where
         )?),
     };
     let mut check = PuzzleColumnCheck::new("", "--puzzle-column", inputs.layout());
+    let mut notes = Notes::default();
     let mut sum = CanonSummary::default();
     let run = inputs.run(work, |_, path, raws, results| {
         raws.iter().for_each(|r| check.note(r));
         for (raw, res) in raws.iter().zip(results) {
             out.write(path, raw, res).context(what.clone())?;
             sum.records += 1;
-            sum.invalid += u64::from(res.is_err());
+            if let Err(e) = res {
+                sum.invalid += 1;
+                notes.add(path, raw.line, e);
+            }
             if let Some((s, what)) = &mut stats {
                 write_stats(s, path, raw, res).context(what.clone())?;
             }
@@ -148,6 +152,7 @@ where
     sum.interrupted = run.interrupted;
     let out = out.into_target().context(what.clone())?;
     commit_rows((out, what), stats)?;
+    notes.print("invalid records (see --stats)");
     check.warn();
     if !cfg.read.quiet {
         eprintln!(

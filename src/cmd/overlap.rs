@@ -26,7 +26,7 @@ use crate::grid::ParseError;
 use crate::input::RawRecord;
 use crate::output::{cannot_write, commit_outputs, Target};
 use crate::solver::solve;
-use crate::summary::{count, PuzzleColumnCheck};
+use crate::summary::{count, Notes, PuzzleColumnCheck};
 
 /// Everything `overlap` needs, validated.
 #[derive(Clone, Debug)]
@@ -56,8 +56,10 @@ pub struct OverlapSummary {
     pub isomorph: u64,
     /// Test rows whose solution grid is an isomorph of a train row's (and no other match).
     pub same_solution_class: u64,
-    /// Records that are not puzzles, train and test.
-    pub invalid: u64,
+    /// Train records that are not puzzles.
+    pub train_invalid: u64,
+    /// Test records that are not puzzles.
+    pub test_invalid: u64,
     /// Ctrl-C stopped the run.
     pub interrupted: bool,
 }
@@ -144,15 +146,20 @@ where
     ])
     .context(what.clone())?;
     let mut sum = OverlapSummary::default();
+    let mut notes = Notes::default();
     let mut maps: [HashMap<Key, Row>; 3] = Default::default();
     let stopped = train
-        .run(&work, |input, _, raws, keys| {
+        .run(&work, |input, path, raws, keys| {
             for (raw, k) in raws.iter().zip(keys) {
                 sum.train += 1;
                 sides[0].note(raw);
-                let Ok(k) = k else {
-                    sum.invalid += 1;
-                    continue;
+                let k = match k {
+                    Ok(k) => k,
+                    Err(e) => {
+                        sum.train_invalid += 1;
+                        notes.add(path, raw.line, e);
+                        continue;
+                    }
                 };
                 let row = (input as u32, raw.line);
                 for (map, key) in maps
@@ -170,13 +177,17 @@ where
     let mut interrupted = stopped;
     if !stopped {
         let stopped = test
-            .run(&work, |input, _, raws, keys| {
+            .run(&work, |input, path, raws, keys| {
                 for (raw, k) in raws.iter().zip(keys) {
                     sum.test += 1;
                     sides[1].note(raw);
-                    let Ok(k) = k else {
-                        sum.invalid += 1;
-                        continue;
+                    let k = match k {
+                        Ok(k) => k,
+                        Err(e) => {
+                            sum.test_invalid += 1;
+                            notes.add(path, raw.line, e);
+                            continue;
+                        }
                     };
                     let Some((relation, (ti, tl))) = find(&maps, k) else {
                         continue;
@@ -206,13 +217,17 @@ where
         .map_err(|e| e.into_error())
         .context(what.clone())?;
     commit_outputs(vec![(t, what)], ())?;
+    notes.print("invalid records");
     sides.iter().for_each(PuzzleColumnCheck::warn);
     if !cfg.train.quiet {
+        // Each side's invalid count (trial 5: "11 train records and 5 test records, 5
+        // invalid" read as if every test record were invalid).
         eprintln!(
-            "sudoku-batch: overlap: {} and {}, {} invalid{}",
+            "sudoku-batch: overlap: {} ({} invalid) and {} ({} invalid){}",
             count(sum.train, "train record", "train records"),
+            sum.train_invalid,
             count(sum.test, "test record", "test records"),
-            sum.invalid,
+            sum.test_invalid,
             if interrupted { " (interrupted)" } else { "" }
         );
         eprintln!(

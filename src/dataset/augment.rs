@@ -11,13 +11,14 @@
 use crate::summary::count;
 use anyhow::Result;
 
-use super::{write_table, Notes, TableOutput};
+use super::{write_table, TableOutput};
 use crate::engine::{FromPanic, ReadConfig};
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
 use crate::isomorph::{Isomorph, CODE_LEN};
 use crate::output::table::{Column, Kind, TableWriter, Value};
 use crate::solver;
+use crate::summary::Notes;
 use crate::verify::check;
 
 /// The output columns: the 0-based record the pair comes from, the transformed puzzle and

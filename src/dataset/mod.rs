@@ -16,7 +16,7 @@ use crate::engine::{FromPanic, Inputs, ReadConfig};
 use crate::input::RawRecord;
 use crate::output::table::{table_writer, Column, ParquetCompression, TableFormat, TableWriter};
 use crate::output::{cannot_write, commit_outputs, Target, WRITEBACK_RECORDS};
-use crate::summary::{print_notes, PuzzleColumnCheck};
+use crate::summary::PuzzleColumnCheck;
 
 /// Where a table goes and in which format.
 #[derive(Clone, Debug)]
@@ -92,29 +92,4 @@ where
     commit_outputs(vec![(target, what)], ())?;
     check.warn();
     Ok(run.interrupted)
-}
-
-/// The first records a run could not handle, as `path:line: reason`, and how many there were.
-#[derive(Debug, Default)]
-pub(crate) struct Notes {
-    first: Vec<String>,
-    total: u64,
-}
-
-impl Notes {
-    /// Records named one by one on stderr before the rest are only counted.
-    const MAX: usize = 10;
-
-    /// Notes that the record at `path:line` could not be handled, and why.
-    pub(crate) fn add(&mut self, path: &str, line: u64, why: impl std::fmt::Display) {
-        self.total += 1;
-        if self.first.len() < Self::MAX {
-            self.first.push(format!("{path}:{line}: {why}"));
-        }
-    }
-
-    /// Prints the first notes and how many more there were (`what` names them).
-    pub(crate) fn print(&self, what: &str) {
-        print_notes(&mut std::io::stderr().lock(), &self.first, self.total, what);
-    }
 }

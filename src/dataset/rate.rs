@@ -15,7 +15,7 @@ use crate::summary::count;
 use anyhow::Result;
 
 use super::singles::solved_by_singles;
-use super::{write_table, Notes, TableOutput};
+use super::{write_table, TableOutput};
 use crate::canon;
 use crate::engine::{FromPanic, ReadConfig};
 use crate::grid::{Grid, ParseError};
@@ -24,6 +24,7 @@ use crate::isomorph::Isomorph;
 use crate::output::table::{Column, Kind, TableWriter, Value, INPUT, LINE, RECORD};
 use crate::report::{Status, StatusCounts};
 use crate::solver;
+use crate::summary::Notes;
 
 /// The output columns; see the README's `rate` section for each.
 pub const COLUMNS: &[Column] = &[
