@@ -410,7 +410,14 @@ fn merge_of_verify_reports_says_rows() {
         cmd.assert().code(0);
         report
     };
-    let whole = json(&verify(None, "whole"))["rows"].as_u64().unwrap();
+    let whole_report = json(&verify(None, "whole"));
+    assert_eq!(whole_report["duplicates_within"], "the run");
+    assert_eq!(whole_report["rate_basis"], "wall_ms of the run");
+    assert_eq!(
+        whole_report["records_per_s_wall_sum"],
+        whole_report["rows_per_s"]
+    );
+    let whole = whole_report["rows"].as_u64().unwrap();
     assert_eq!(
         whole,
         common::data_lines(&fs::read_to_string(SAMPLE).unwrap()).len() as u64
@@ -418,7 +425,24 @@ fn merge_of_verify_reports_says_rows() {
     let shards = [verify(Some("1/2"), "v1"), verify(Some("2/2"), "v2")];
     let merged = dir.path().join("vm.json");
     let done = merge(&merged, &shards).code(0);
-    assert_eq!(json(&merged)["rows"], whole);
+    let m = json(&merged);
+    assert_eq!(m["rows"], whole);
+    // Trial 5: the JSON says repeats were searched per shard, and what the rate is of.
+    assert_eq!(json(&shards[0])["duplicates_within"], "the shard");
+    assert_eq!(m["duplicates_within"], "each shard");
+    assert_eq!(m["rate_basis"], "wall_ms of the slowest merged run");
+    // Within a part in 1e9: serde_json's float parsing may miss the last bit.
+    let rate_of = |rate: &str, wall: &str| {
+        let want = whole as f64 / (m[wall].as_f64().unwrap() / 1000.0);
+        let got = m[rate].as_f64().unwrap();
+        assert!(
+            (got - want).abs() <= want * 1e-9,
+            "{rate}: {got} against {want}"
+        );
+    };
+    rate_of("rows_per_s", "wall_ms");
+    rate_of("records_per_s_wall_sum", "wall_ms_sum");
+    assert!(m["wall_ms_sum"].as_f64() > m["wall_ms"].as_f64());
     let err = String::from_utf8(done.get_output().stderr.clone()).unwrap();
     let want = format!(
         "sudoku-batch: merged 2 verify reports (shards 1/2 to 2/2): {whole} rows -> {}\n",

@@ -120,6 +120,17 @@ pub struct Header {
     /// Sum of the wall times of the runs behind the report, milliseconds (machine time);
     /// equal to `wall_ms` for one run.
     pub wall_ms_sum: f64,
+    /// What the command's rates (`puzzles_per_s`, `us_per_puzzle`, `rows_per_s`) are
+    /// computed from: `wall_ms of the run`, or for a merge `wall_ms of the slowest merged
+    /// run` (right when the runs went side by side, too high when they went one after
+    /// another: then `records_per_s_wall_sum` is the rate). Empty in a report written
+    /// before it was named.
+    #[serde(default)]
+    pub rate_basis: String,
+    /// Records (`verify`: rows) per second of `wall_ms_sum`: the rate had the runs behind
+    /// the report gone one after another; for one run, the command's own rate.
+    #[serde(default)]
+    pub records_per_s_wall_sum: f64,
     /// Whether the run (any merged run) was interrupted (Ctrl-C, SIGTERM) before the end.
     pub interrupted: bool,
     /// The report files merged, in order (shards by `K`); empty for one run.
@@ -153,6 +164,8 @@ impl Header {
             solution_limit: 0,
             wall_ms: 0.0,
             wall_ms_sum: 0.0,
+            rate_basis: RATE_OF_RUN.to_string(),
+            records_per_s_wall_sum: 0.0,
             interrupted: false,
             merged_from: Vec::new(),
             shards: Vec::new(),
@@ -161,6 +174,19 @@ impl Header {
         }
     }
 }
+
+impl Header {
+    /// Derives `records_per_s_wall_sum` from the `records` counted and `wall_ms_sum`.
+    pub fn finish(&mut self, records: u64) {
+        self.records_per_s_wall_sum = ratio(records as f64, self.wall_ms_sum / 1000.0);
+    }
+}
+
+/// [`Header::rate_basis`] of one run.
+pub const RATE_OF_RUN: &str = "wall_ms of the run";
+
+/// [`Header::rate_basis`] of a merged report.
+pub const RATE_OF_MERGE: &str = "wall_ms of the slowest merged run";
 
 /// The counts a command adds to its report: sums over records that add up across shards,
 /// and figures derived from them.
@@ -206,6 +232,7 @@ impl<C: Counts> Report<C> {
     pub fn new(mut header: Header, mut counts: C) -> Report<C> {
         header.wall_ms_sum = header.wall_ms;
         counts.finish(header.wall_ms);
+        header.finish(counts.records());
         Report { header, counts }
     }
 }
