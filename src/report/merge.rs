@@ -153,7 +153,7 @@ pub enum MergeError {
     #[error(
         "{a} and {b} both cover {}: their counts would be added twice",
         if input_a == input_b { input_a.clone() } else {
-            format!("{input_a} and {input_b} (the same size and contents)")
+            format!("{input_a} and {input_b} (the same contents)")
         }
     )]
     SameInput {
@@ -300,7 +300,7 @@ fn fold<C: Counts>(reports: Vec<(String, Report<C>)>, missing: Vec<String>) -> R
     }
     header.partial |= !missing.is_empty();
     header.missing_shards.extend(missing);
-    header.input_bytes = inputs.iter().map(|i| i.bytes).sum();
+    header.input_bytes = inputs.iter().filter_map(|i| i.file_bytes).sum();
     header.inputs = inputs;
     counts.finish(header.wall_ms);
     header.rate_basis = super::RATE_OF_MERGE.to_string();
@@ -372,25 +372,26 @@ fn check_shards<C>(
         .collect())
 }
 
-/// How two input lists differ, in words; `None` when they are the same files (size and
-/// fingerprint, in order).
+/// How two input lists differ, in words; `None` when they have the same contents
+/// (`content_sha256`, in order: a `.gz` and its plain copy are one input, cut into the same
+/// shards).
 fn input_difference(a: &[InputInfo], b: &[InputInfo]) -> Option<String> {
     if a.len() != b.len() {
         return Some(format!("{} inputs against {}", a.len(), b.len()));
     }
     a.iter().zip(b).find_map(|(x, y)| {
-        if x.bytes != y.bytes {
-            Some(format!(
-                "{} is {} bytes, {} is {} bytes",
-                x.path, x.bytes, y.path, y.bytes
-            ))
-        } else if x.sha256 != y.sha256 {
-            Some(format!(
-                "{} and {} have the same size but different contents",
-                x.path, y.path
-            ))
-        } else {
+        if x.content_sha256 == y.content_sha256 {
             None
+        } else if let (Some(bx), Some(by)) = (x.file_bytes, y.file_bytes) {
+            Some(match bx == by {
+                true => format!(
+                    "{} and {} have the same size but different contents",
+                    x.path, y.path
+                ),
+                false => format!("{} is {bx} bytes, {} is {by} bytes", x.path, y.path),
+            })
+        } else {
+            Some(format!("{} and {} have different contents", x.path, y.path))
         }
     })
 }
@@ -439,22 +440,22 @@ fn reading_difference(a: &[InputInfo], b: &[InputInfo]) -> Option<(String, Strin
     })
 }
 
-/// Checks that no two whole runs cover one input (the same fingerprint).
+/// Checks that no two whole runs cover one input (the same `content_sha256`).
 fn check_disjoint<C>(reports: &[(String, Report<C>)]) -> Result<(), MergeError> {
-    let mut seen: BTreeSet<(u64, &str)> = BTreeSet::new();
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
     for (a, ra) in reports {
-        let mine: BTreeSet<(u64, &str)> = ra
+        let mine: BTreeSet<&str> = ra
             .header
             .inputs
             .iter()
-            .map(|i| (i.bytes, i.sha256.as_str()))
+            .map(|i| i.content_sha256.as_str())
             .collect();
         if let Some(shared) = mine.iter().find(|k| seen.contains(*k)) {
             let path_in = |r: &Report<C>| {
                 r.header
                     .inputs
                     .iter()
-                    .find(|i| (i.bytes, i.sha256.as_str()) == *shared)
+                    .find(|i| i.content_sha256 == **shared)
                     .map(|i| i.path.clone())
             };
             let (b, input_b) = reports
@@ -483,8 +484,8 @@ mod tests {
     fn input(records: u64) -> InputInfo {
         InputInfo {
             path: "a.txt".into(),
-            bytes: 100,
-            sha256: "f".repeat(64),
+            file_bytes: Some(100),
+            content_sha256: "f".repeat(64),
             layout: "lines".into(),
             puzzle_source: "field 1".into(),
             solution_source: Some("81-cell field after the puzzle".into()),
@@ -599,7 +600,7 @@ mod tests {
         let counts = e(vec![shard(&[1], "1/2"), shard(&[2], "2/3")]);
         assert!(counts.contains("share N"), "{counts}");
         let mut other = shard(&[2], "2/2");
-        other.1.header.inputs[0].sha256 = "0".repeat(64);
+        other.1.header.inputs[0].content_sha256 = "0".repeat(64);
         let inputs = e(vec![shard(&[1], "1/2"), other]);
         assert!(inputs.contains("different inputs"), "{inputs}");
         let mut whole = shard(&[2], "1/1");
@@ -669,8 +670,8 @@ mod tests {
         let err = merge(vec![a, b], false).unwrap_err().to_string();
         assert_eq!(
             err,
-            "1of1.json and b.json both cover a.txt and copy.txt (the same size and contents): \
-             their counts would be added twice"
+            "1of1.json and b.json both cover a.txt and copy.txt (the same contents): their \
+             counts would be added twice"
         );
     }
 
