@@ -94,7 +94,8 @@ fn sample_bench_exports_consistent_values() {
     assert_eq!(json["settings"]["seed"], 7);
     assert_eq!(json["settings"]["mode"], "unique");
     let input = &json["inputs"][0];
-    assert_eq!(input["sha256"], sha256(sample));
+    assert_eq!(input["content_sha256"], sha256(sample));
+    assert_eq!(input["file_bytes"], fs::metadata(sample).unwrap().len());
     assert_eq!(input["records"], n);
     assert_eq!(input["puzzles"], n);
     assert_eq!(input["skipped_invalid"], 0);
@@ -134,7 +135,7 @@ fn sample_bench_exports_consistent_values() {
         1.0,
         "speedup column"
     );
-    assert_eq!(row["input_sha256"], sha256(sample), "input_sha256 column");
+    assert_eq!(row["input_content_sha256"], sha256(sample));
     assert_eq!(row["seed"], "7");
     assert!(md.starts_with("| input | threads |"));
     assert!(md.contains(&sha256(sample)) && md.contains("isomorph seed 7"));

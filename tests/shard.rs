@@ -410,7 +410,14 @@ fn merge_of_verify_reports_says_rows() {
         cmd.assert().code(0);
         report
     };
-    let whole = json(&verify(None, "whole"))["rows"].as_u64().unwrap();
+    let whole_report = json(&verify(None, "whole"));
+    assert_eq!(whole_report["duplicates_within"], "the run");
+    assert_eq!(whole_report["rate_basis"], "wall_ms of the run");
+    assert_eq!(
+        whole_report["records_per_s_wall_sum"],
+        whole_report["rows_per_s"]
+    );
+    let whole = whole_report["rows"].as_u64().unwrap();
     assert_eq!(
         whole,
         common::data_lines(&fs::read_to_string(SAMPLE).unwrap()).len() as u64
@@ -418,7 +425,24 @@ fn merge_of_verify_reports_says_rows() {
     let shards = [verify(Some("1/2"), "v1"), verify(Some("2/2"), "v2")];
     let merged = dir.path().join("vm.json");
     let done = merge(&merged, &shards).code(0);
-    assert_eq!(json(&merged)["rows"], whole);
+    let m = json(&merged);
+    assert_eq!(m["rows"], whole);
+    // Trial 5: the JSON says repeats were searched per shard, and what the rate is of.
+    assert_eq!(json(&shards[0])["duplicates_within"], "the shard");
+    assert_eq!(m["duplicates_within"], "each shard");
+    assert_eq!(m["rate_basis"], "wall_ms of the slowest merged run");
+    // Within a part in 1e9: serde_json's float parsing may miss the last bit.
+    let rate_of = |rate: &str, wall: &str| {
+        let want = whole as f64 / (m[wall].as_f64().unwrap() / 1000.0);
+        let got = m[rate].as_f64().unwrap();
+        assert!(
+            (got - want).abs() <= want * 1e-9,
+            "{rate}: {got} against {want}"
+        );
+    };
+    rate_of("rows_per_s", "wall_ms");
+    rate_of("records_per_s_wall_sum", "wall_ms_sum");
+    assert!(m["wall_ms_sum"].as_f64() > m["wall_ms"].as_f64());
     let err = String::from_utf8(done.get_output().stderr.clone()).unwrap();
     let want = format!(
         "sudoku-batch: merged 2 verify reports (shards 1/2 to 2/2): {whole} rows -> {}\n",
@@ -618,4 +642,64 @@ fn shards_of_a_csv_with_unclosed_quotes_make_the_whole_run() {
         .output()
         .unwrap();
     assert_eq!(stream.stdout, whole.out, "a stream reads it as a map does");
+}
+
+/// Trial 5 item 9: from standard input a report said `bytes: 0` beside the content's
+/// SHA-256, and for a `.gz` it gave the compressed size beside the decompressed content's
+/// SHA-256, named as if both were the file's. Now `file_bytes` is the file as stored
+/// (`null` for standard input) and `content_sha256` the content read; a `.gz` and its
+/// plain copy are one input, so their shards merge.
+#[test]
+fn reports_name_the_stored_size_and_the_content_fingerprint() {
+    use sha2::{Digest, Sha256};
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let plain = fs::read(SAMPLE).unwrap();
+    let digest: String = Sha256::digest(&plain)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let gz = dir.path().join("sample.txt.gz");
+    let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    w.write_all(&plain).unwrap();
+    fs::write(&gz, w.finish().unwrap()).unwrap();
+    let report = |input: &Path, shard: Option<&str>, tag: &str| -> serde_json::Value {
+        let r = dir.path().join(format!("{tag}.json"));
+        let mut cmd = bin();
+        cmd.args(["solve", "-q", "-o", "-", "--report"])
+            .arg(&r)
+            .arg(input);
+        if let Some(s) = shard {
+            cmd.args(["--shard", s]);
+        }
+        cmd.assert().code(0);
+        json(&r)
+    };
+    let stdin_report = dir.path().join("stdin.json");
+    bin()
+        .args(["solve", "-q", "-o", "-", "-", "--report"])
+        .arg(&stdin_report)
+        .write_stdin(plain.clone())
+        .assert()
+        .code(0);
+    let from_stdin = json(&stdin_report);
+    assert_eq!(from_stdin["inputs"][0]["file_bytes"], serde_json::Value::Null);
+    assert_eq!(from_stdin["inputs"][0]["content_sha256"], digest);
+    assert_eq!(from_stdin["input_bytes"], 0);
+    let from_gz = report(&gz, None, "gz");
+    let gz_len = fs::metadata(&gz).unwrap().len();
+    assert_eq!(from_gz["inputs"][0]["file_bytes"], gz_len);
+    assert_eq!(from_gz["inputs"][0]["content_sha256"], digest);
+    assert_eq!(from_gz["inputs"][0]["codec"], "gzip");
+    let from_file = report(Path::new(SAMPLE), Some("1/2"), "p1");
+    assert_eq!(from_file["inputs"][0]["file_bytes"], plain.len());
+    assert_eq!(from_file["inputs"][0]["content_sha256"], digest);
+    // Shard 1 of the plain file and shard 2 of its .gz: one input, cut alike.
+    let out = dir.path().join("m.json");
+    let shards = [dir.path().join("p1.json"), {
+        report(&gz, Some("2/2"), "g2");
+        dir.path().join("g2.json")
+    }];
+    merge(&out, &shards).code(0);
+    assert_eq!(json(&out)["records"], from_gz["records"]);
 }

@@ -106,10 +106,11 @@ pub struct Settings {
 pub struct BenchInput {
     /// Path as given.
     pub path: String,
-    /// Size of the whole file, bytes.
-    pub bytes: u64,
-    /// SHA-256 of the whole file, hex.
-    pub sha256: String,
+    /// Size of the file as stored (compressed), bytes; `null` for standard input or a pipe.
+    pub file_bytes: Option<u64>,
+    /// SHA-256 of the whole content read, hex: the file's bytes, decompressed (and UTF-16
+    /// transcoded) first, as a report's [`crate::report::InputInfo::content_sha256`].
+    pub content_sha256: String,
     /// `lines` or `csv`.
     pub layout: &'static str,
     /// How the input was compressed: `none`, `gzip`, `zstd`, `xz`, `bzip2` or `zip`.

@@ -151,8 +151,8 @@ fn load(path: &str, cfg: &BenchConfig) -> Result<(BenchInput, Vec<Grid>)> {
     let input = &run.inputs[0];
     let info = BenchInput {
         path: path.to_string(),
-        bytes: input.done.bytes,
-        sha256: input.done.sha256.clone().unwrap_or_default(),
+        file_bytes: crate::report::file_bytes(path, &input.done),
+        content_sha256: input.done.sha256.clone().unwrap_or_default(),
         layout: input.done.layout,
         codec: input.done.codec,
         records: input.records,

@@ -334,6 +334,11 @@ impl Auditor {
         header.wall_ms = secs * 1000.0;
         header.interrupted = interrupted;
         let mut counts = self.counts.clone();
+        counts.duplicates_within = match cfg.read.shard {
+            Some(_) => "the shard",
+            None => "the run",
+        }
+        .to_string();
         counts.solution_source =
             (!self.solution_sources.is_empty()).then(|| self.solution_sources.join(", "));
         Report::new(header, counts)

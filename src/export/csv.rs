@@ -35,7 +35,7 @@ pub const CSV_HEADER: [&str; 33] = [
     "min_time_s",
     "seed",
     "shard",
-    "input_sha256",
+    "input_content_sha256",
     "skipped_invalid",
     "version",
     "git_commit",
@@ -81,7 +81,7 @@ impl Exporter for CsvExporter {
                 st.min_time_s.to_string(),
                 st.seed.map(|s| s.to_string()).unwrap_or_default(),
                 st.shard.clone().unwrap_or_default(),
-                input.map(|i| i.sha256.clone()).unwrap_or_default(),
+                input.map(|i| i.content_sha256.clone()).unwrap_or_default(),
                 input
                     .map(|i| i.skipped_invalid.to_string())
                     .unwrap_or_default(),

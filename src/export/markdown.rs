@@ -78,9 +78,16 @@ impl Exporter for MarkdownExporter {
         for i in &report.inputs {
             writeln!(
                 s,
-                "- input `{}`: {} bytes, codec {}, sha256 `{}`, {} records, {} puzzles, {} invalid \
-                 skipped",
-                i.path, i.bytes, i.codec, i.sha256, i.records, i.puzzles, i.skipped_invalid
+                "- input `{}`: {}, codec {}, content sha256 `{}`, {} records, {} puzzles, {} \
+                 invalid skipped",
+                i.path,
+                i.file_bytes
+                    .map_or_else(|| "no file".to_string(), |b| format!("{b} bytes")),
+                i.codec,
+                i.content_sha256,
+                i.records,
+                i.puzzles,
+                i.skipped_invalid
             )?;
         }
         Ok(s.into_bytes())

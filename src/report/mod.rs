@@ -25,14 +25,16 @@ pub use solve::{
     TallySummary,
 };
 
-/// The version of the report's JSON layout. 4: the build's `commit` in the header, and each
+/// The version of the report's JSON layout. 5: each input's `file_bytes` (`null` for
+/// standard input, which said 0) and `content_sha256`, which were `bytes` and `sha256`
+/// (trial 5: the name hid that it is the decompressed content's); 4: the build's `commit` in the header, and each
 /// input's `puzzle_source` and `solution_source`, which `report merge` compares (a schema-3
 /// report lacks them, so what its run read could not be checked); 3: solve's `invalid_kinds` and
 /// `solutions_capped` (a schema-2 report lacks them, so merging it with a schema-3 one would
 /// give kinds that do not add up to `invalid`); 2: the shared [`Header`] (`schema_version`,
 /// `sha256` per input, `merged_from`, `shards`, `partial`, `missing_shards`,
 /// `wall_ms_sum`); 1 (no `schema_version` field) is the layout of sudoku-batch 0.1 before it.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// The `tool` field of every report.
 pub const TOOL: &str = "sudoku-batch";
@@ -46,14 +48,18 @@ pub const BUILD_COMMIT: &str = env!("SUDOKU_BATCH_GIT_COMMIT");
 pub struct InputInfo {
     /// Path as given (`-` for standard input).
     pub path: String,
-    /// Size of the whole input as stored (compressed), bytes, also with `--shard`; 0 when
-    /// unknown (standard input, a pipe).
-    pub bytes: u64,
-    /// Content fingerprint: SHA-256 of the whole input's bytes (also with `--shard`), 64
-    /// lower-case hex digits. Two shards' reports belong to one input when size and
-    /// fingerprint agree, whatever the path was on each host. Computed only when a report is
-    /// written ([`crate::input::ReadOptions::hash`]); empty otherwise.
-    pub sha256: String,
+    /// Size of the file as stored (a compressed file's compressed size), bytes, also with
+    /// `--shard`; `null` when the input is no file (standard input, a pipe).
+    pub file_bytes: Option<u64>,
+    /// Content fingerprint: SHA-256 of the whole content read (also with `--shard`), 64
+    /// lower-case hex digits: the file's bytes, or for a compressed file the decompressed
+    /// bytes, for a UTF-16 file the UTF-8 text, for standard input the bytes read; so a
+    /// `.gz` and its plain copy have one fingerprint, which `sha256sum` gives for the plain
+    /// copy. Two reports cover one input when their fingerprints agree, whatever the path
+    /// was on each host (trial 5: this was `sha256`, beside the compressed size, and read as
+    /// the file's). Computed only when a report is written
+    /// ([`crate::input::ReadOptions::hash`]); empty otherwise.
+    pub content_sha256: String,
     /// Layout read: `lines`, `csv`, `jsonl` or `parquet`.
     pub layout: String,
     /// Where the puzzles were read: the puzzle column's header name or key (`column N`,
@@ -78,8 +84,8 @@ impl InputInfo {
     pub fn new(path: &str, layout: &Layout, done: &Finished, records: u64) -> InputInfo {
         InputInfo {
             path: path.to_string(),
-            bytes: done.bytes,
-            sha256: done.sha256.clone().unwrap_or_default(),
+            file_bytes: file_bytes(path, done),
+            content_sha256: done.sha256.clone().unwrap_or_default(),
             layout: done.layout.to_string(),
             puzzle_source: layout.puzzle_source(),
             solution_source: layout.solution_source(),
@@ -87,6 +93,13 @@ impl InputInfo {
             records,
         }
     }
+}
+
+/// The size of input `path` as stored, bytes, as its reader `done` measured it; `None`
+/// when the input is no regular file (standard input `-`, a pipe), whose reader says 0.
+pub fn file_bytes(path: &str, done: &Finished) -> Option<u64> {
+    let is_file = path != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    is_file.then_some(done.bytes)
 }
 
 /// The fields every report starts with, whatever the command.
@@ -106,7 +119,8 @@ pub struct Header {
     pub command: String,
     /// The inputs, in order.
     pub inputs: Vec<InputInfo>,
-    /// Total size of the inputs, bytes.
+    /// Total size of the inputs as stored ([`InputInfo::file_bytes`], none counted for an
+    /// input that is no file), bytes.
     pub input_bytes: u64,
     /// The shard read (`K/N`), or `null` for whole inputs (and for a merged report).
     pub shard: Option<String>,
@@ -120,6 +134,17 @@ pub struct Header {
     /// Sum of the wall times of the runs behind the report, milliseconds (machine time);
     /// equal to `wall_ms` for one run.
     pub wall_ms_sum: f64,
+    /// What the command's rates (`puzzles_per_s`, `us_per_puzzle`, `rows_per_s`) are
+    /// computed from: `wall_ms of the run`, or for a merge `wall_ms of the slowest merged
+    /// run` (right when the runs went side by side, too high when they went one after
+    /// another: then `records_per_s_wall_sum` is the rate). Empty in a report written
+    /// before it was named.
+    #[serde(default)]
+    pub rate_basis: String,
+    /// Records (`verify`: rows) per second of `wall_ms_sum`: the rate had the runs behind
+    /// the report gone one after another; for one run, the command's own rate.
+    #[serde(default)]
+    pub records_per_s_wall_sum: f64,
     /// Whether the run (any merged run) was interrupted (Ctrl-C, SIGTERM) before the end.
     pub interrupted: bool,
     /// The report files merged, in order (shards by `K`); empty for one run.
@@ -146,13 +171,15 @@ impl Header {
             commit: BUILD_COMMIT.to_string(),
             schema_version: SCHEMA_VERSION,
             command: command.to_string(),
-            input_bytes: inputs.iter().map(|i| i.bytes).sum(),
+            input_bytes: inputs.iter().filter_map(|i| i.file_bytes).sum(),
             inputs,
             shard,
             threads: 0,
             solution_limit: 0,
             wall_ms: 0.0,
             wall_ms_sum: 0.0,
+            rate_basis: RATE_OF_RUN.to_string(),
+            records_per_s_wall_sum: 0.0,
             interrupted: false,
             merged_from: Vec::new(),
             shards: Vec::new(),
@@ -161,6 +188,19 @@ impl Header {
         }
     }
 }
+
+impl Header {
+    /// Derives `records_per_s_wall_sum` from the `records` counted and `wall_ms_sum`.
+    pub fn finish(&mut self, records: u64) {
+        self.records_per_s_wall_sum = ratio(records as f64, self.wall_ms_sum / 1000.0);
+    }
+}
+
+/// [`Header::rate_basis`] of one run.
+pub const RATE_OF_RUN: &str = "wall_ms of the run";
+
+/// [`Header::rate_basis`] of a merged report.
+pub const RATE_OF_MERGE: &str = "wall_ms of the slowest merged run";
 
 /// The counts a command adds to its report: sums over records that add up across shards,
 /// and figures derived from them.
@@ -206,6 +246,7 @@ impl<C: Counts> Report<C> {
     pub fn new(mut header: Header, mut counts: C) -> Report<C> {
         header.wall_ms_sum = header.wall_ms;
         counts.finish(header.wall_ms);
+        header.finish(counts.records());
         Report { header, counts }
     }
 }

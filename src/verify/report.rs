@@ -228,6 +228,12 @@ pub struct VerifyCounts {
     /// Rows whose puzzle repeats an earlier row's, whatever their verdict (within one shard:
     /// a merged report adds the shards' counts, so repeats across shards are not found).
     pub duplicates: u64,
+    /// Where repeats were searched: `the run` (all its inputs), `the shard` (a run with
+    /// `--shard`), `each shard` (a merge of shards: a puzzle in two shards is not counted)
+    /// or `each merged run` (a merge of whole runs: nor is one in two runs). Empty in a
+    /// report written before it was named.
+    #[serde(default)]
+    pub duplicates_within: String,
     /// Rows whose stored solution is wrong: the `solution-*` verdicts, plus non-unique
     /// puzzles whose stored grid is none of their solutions. A non-unique puzzle with a
     /// valid stored solution is rejected (`multiple-solutions`) but not counted here.
