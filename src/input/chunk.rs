@@ -9,10 +9,11 @@
 //! rather than borrowed because a stream's block is dropped as soon as it is used, and the
 //! copy (about 82 bytes a record, one `memcpy`) costs a small part of what parsing did:
 //! `dedup --iso` spent a fifth of its CPU time in the take before (BENCHMARKS.md, "The
-//! engine's read path"). A CSV take reads the rows with the `csv` crate (where a row ends
-//! depends on the quotes before it, so that part stays serial) into the buffers of records
-//! already consumed, and leaves their fields to [`RawChunk::parse`] too. Parquet records are
-//! parsed in the take.
+//! engine's read path"). A CSV take does the same for a row that is one plain line (no
+//! quote, no lone `\r`: every row of the usual datasets); a row with a quote is read by the
+//! `csv` crate (where it ends depends on the quotes before it), into the field buffers of
+//! records already consumed. [`RawChunk::parse`] splits the plain rows into fields and
+//! parses both kinds. Parquet records are parsed in the take.
 
 use std::sync::Arc;
 
@@ -29,7 +30,7 @@ use crate::grid::{parse_cells, parse_solution, Grid, ParseError};
 pub struct RawChunk {
     records: Vec<RawRecord>,
     /// The taken lines' text, back to back (each trimmed as [`super::record::data_line`]
-    /// trims it).
+    /// trims it), or the plain CSV rows' text (without the line end).
     text: Vec<u8>,
     /// The taken lines not yet parsed, in input order.
     lines: Vec<Unparsed>,
@@ -50,11 +51,24 @@ struct UnparsedRow {
     record: u64,
     /// 1-based line where the row starts.
     line: u64,
-    fields: csv::ByteRecord,
+    /// The fields as the `csv` crate read them; `None`: a plain line, whose text ends at
+    /// `end` in [`RawChunk::text`], or a row longer than [`MAX_LINE`].
+    fields: Option<csv::ByteRecord>,
+    /// End of its text in [`RawChunk::text`] (it starts where the previous one ends).
+    end: usize,
     /// Fields a row should have (the header's, or the first row's).
     expected: usize,
-    /// Longer than [`MAX_LINE`]: invalid whatever it holds (`fields` are empty).
+    /// Longer than [`MAX_LINE`]: invalid whatever it holds, with `expected` empty fields.
     too_long: bool,
+}
+
+/// A CSV row as the take found it.
+pub(crate) enum Row<'a> {
+    /// Read by the `csv` crate.
+    Fields(csv::ByteRecord),
+    /// A plain line (no quote, no lone `\r`), without its line end: its fields are the text
+    /// between delimiters. `None` for a row longer than [`MAX_LINE`].
+    Text(Option<&'a [u8]>),
 }
 
 /// A data line taken but not yet parsed.
@@ -86,7 +100,8 @@ impl RawChunk {
     pub fn clear(&mut self) {
         let fields = self.records.drain(..).filter_map(|r| r.fields);
         self.spare.extend(fields);
-        self.spare.extend(self.rows.drain(..).map(|r| r.fields));
+        self.spare
+            .extend(self.rows.drain(..).filter_map(|r| r.fields));
         self.text.clear();
         self.lines.clear();
     }
@@ -97,18 +112,25 @@ impl RawChunk {
     pub fn parse(&mut self) {
         if let Some(columns) = &self.columns {
             self.records.reserve(self.rows.len());
+            let mut start = 0;
             for r in self.rows.drain(..) {
+                let text = &self.text[start..r.end];
+                start = r.end;
+                let fields = match r.fields {
+                    Some(f) => f,
+                    None => columns.split(text, r.too_long.then_some(r.expected), &mut self.spare),
+                };
                 let (puzzle, solution) = if r.too_long {
                     (Err(ParseError::LineTooLong { limit: MAX_LINE }), None)
                 } else {
-                    columns.parse(&r.fields, r.expected)
+                    columns.parse(&fields, r.expected)
                 };
                 self.records.push(RawRecord {
                     record: r.record,
                     line: r.line,
                     puzzle,
                     solution,
-                    fields: Some(r.fields),
+                    fields: Some(fields),
                 });
             }
         }
@@ -158,24 +180,31 @@ impl RawChunk {
         self.spare.push(fields);
     }
 
-    /// Takes CSV row `fields` (1-based line `line`, record `record`; `expected` fields a row
-    /// should have; `too_long`: longer than [`MAX_LINE`]). `columns` parses it later.
+    /// Takes CSV row `row` (1-based line `line`, record `record`; `expected` fields a row
+    /// should have). `columns` splits and parses it later.
     pub(crate) fn push_row(
         &mut self,
         columns: &Arc<CsvColumns>,
         record: u64,
         line: u64,
-        fields: csv::ByteRecord,
+        row: Row,
         expected: usize,
-        too_long: bool,
     ) {
         if self.columns.is_none() {
             self.columns = Some(Arc::clone(columns));
         }
+        let (fields, too_long) = match row {
+            Row::Fields(f) => (Some(f), false),
+            Row::Text(text) => {
+                self.text.extend_from_slice(text.unwrap_or_default());
+                (None, text.is_none())
+            }
+        };
         self.rows.push(UnparsedRow {
             record,
             line,
             fields,
+            end: self.text.len(),
             expected,
             too_long,
         });
@@ -203,15 +232,40 @@ impl RawChunk {
     }
 }
 
-/// Which fields of a CSV row hold the puzzle and the stored solution (0-based): shared by
-/// the chunks that a CSV reader fills.
+/// Which fields of a CSV row hold the puzzle and the stored solution (0-based), and what
+/// separates them: shared by the chunks that a CSV reader fills.
 #[derive(Debug)]
 pub(crate) struct CsvColumns {
     pub(crate) puzzle: usize,
     pub(crate) solution: Option<usize>,
+    pub(crate) delimiter: u8,
 }
 
 impl CsvColumns {
+    /// The fields of a plain row (see [`Row::Text`]), in a buffer of `spare` when there is
+    /// one; for a row longer than [`MAX_LINE`] (`too_long`: `Some(expected)`), that many
+    /// empty fields.
+    fn split(
+        &self,
+        text: &[u8],
+        too_long: Option<usize>,
+        spare: &mut Vec<csv::ByteRecord>,
+    ) -> csv::ByteRecord {
+        let mut f = spare.pop().unwrap_or_default();
+        f.clear();
+        if let Some(n) = too_long {
+            (0..n).for_each(|_| f.push_field(b""));
+            return f;
+        }
+        let mut start = 0;
+        for end in memchr::memchr_iter(self.delimiter, text) {
+            f.push_field(&text[start..end]);
+            start = end + 1;
+        }
+        f.push_field(&text[start..]);
+        f
+    }
+
     /// The puzzle and stored solution of a row of `fields`, which should have `expected`
     /// fields (else the row is invalid: a ragged row's fields cannot be trusted).
     fn parse(
