@@ -84,6 +84,15 @@ pub enum ParseError {
         /// What is wrong with the record itself.
         cause: Box<ParseError>,
     },
+    /// A CSV row with a field that opens a quote not closed on the row's line, while the
+    /// next line reads as a row of the file: an unclosed quote, which would swallow the rows
+    /// after it (trial 5). The row is invalid, and the reading goes on at the next line, so
+    /// those rows are read as rows.
+    #[error("{field} opens a quote not closed on its line (an unclosed quote?): the row is invalid, and the lines after it, which look like rows, are read as rows")]
+    UnclosedQuote {
+        /// The field, `name (column N)` (1-based) or `column N` without a header.
+        field: String,
+    },
     /// A JSON Lines or Parquet record that holds no puzzle: a line that is not a JSON
     /// object, or a puzzle that is missing or null (issue 13).
     #[error("{0}")]

@@ -128,8 +128,14 @@ fn sample_bench_exports_consistent_values() {
     );
     assert_eq!(rows.len(), 2);
     assert_eq!(&rows[0][2], n.to_string().as_str());
-    assert_eq!(rows[0][17].parse::<f64>().unwrap(), 1.0, "speedup column");
-    assert_eq!(&rows[0][21], sha256(sample).as_str(), "input_sha256 column");
+    let row = csv_row(&rows, 0);
+    assert_eq!(
+        row["speedup"].parse::<f64>().unwrap(),
+        1.0,
+        "speedup column"
+    );
+    assert_eq!(row["input_sha256"], sha256(sample), "input_sha256 column");
+    assert_eq!(row["seed"], "7");
     assert!(md.starts_with("| input | threads |"));
     assert!(md.contains(&sha256(sample)) && md.contains("isomorph seed 7"));
     assert_eq!(md.lines().filter(|l| l.starts_with("| `")).count(), 2);
@@ -203,17 +209,84 @@ fn zero_puzzles_give_zero_rates_not_nan() {
         .all(|r| !r.iter().any(|f| f == "NaN" || f == "inf")));
 }
 
+/// Every export says it timed a shard (trial 5: the CSV and Markdown did not), and the CSV
+/// carries the settings the JSON does.
 #[test]
 fn bench_shard_times_only_its_part() {
     let sample = Path::new(SAMPLE);
     let n = data_lines(&fs::read_to_string(sample).unwrap()).len() as u64;
     let mut total = 0;
     for k in 1..=3 {
-        let (_, json, _, _) = bench(&["-j", "1", "--shard", &format!("{k}/3")], sample);
-        total += json["inputs"][0]["puzzles"].as_u64().unwrap();
-        assert_eq!(json["settings"]["shard"], format!("{k}/3"));
+        let shard = format!("{k}/3");
+        let (_, json, rows, md) = bench(&["-j", "1", "--shard", &shard], sample);
+        let puzzles = json["inputs"][0]["puzzles"].as_u64().unwrap();
+        total += puzzles;
+        assert_eq!(json["settings"]["shard"], shard);
+        let row = csv_row(&rows, 0);
+        assert_eq!(row["shard"], shard);
+        assert_eq!(row["puzzles"], puzzles.to_string());
+        assert_eq!(row["warmup_passes"], "0");
+        assert_eq!(row["min_time_s"], "0.001");
+        assert_eq!(row["baseline_threads"], "1");
+        let cell = format!("| `{SAMPLE}` (shard {shard}) | 1 | {puzzles} |");
+        assert!(md.contains(&cell), "{md}");
+        assert!(
+            md.contains(&format!("- shard {shard}: only that part")),
+            "{md}"
+        );
     }
     assert_eq!(total, n);
+    let (_, _, rows, md) = bench(&["-j", "1"], sample);
+    assert_eq!(csv_row(&rows, 0)["shard"], "");
+    assert!(!md.contains("shard"), "{md}");
+}
+
+/// Row `i` of a CSV export, by column name.
+fn csv_row(rows: &[csv::StringRecord], i: usize) -> std::collections::HashMap<String, String> {
+    let header = sudoku_batch::export::CSV_HEADER;
+    assert_eq!(rows[i].len(), header.len());
+    header
+        .iter()
+        .zip(rows[i].iter())
+        .map(|(k, v)| ((*k).to_string(), v.to_string()))
+        .collect()
+}
+
+/// `-j 1,1` gave two rows of one measurement (trial 5); and `report merge` named a bench
+/// export "not a sudoku-batch --report" although it is one of this tool's files.
+#[test]
+fn a_thread_count_given_twice_is_refused_and_bench_exports_are_not_merged() {
+    let a = bin()
+        .args(["bench", "-q", "-j", "2,1,2", SAMPLE])
+        .assert()
+        .code(2)
+        .stdout("");
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    assert_eq!(
+        err,
+        "sudoku-batch: error: --threads: 2 given twice; name each thread count once\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let export = dir.path().join("b.json");
+    bin()
+        .args(["bench", "-q", "-j", "1", "--min-time", "0", "--warmup", "0"])
+        .args([SAMPLE, "--shard", "1/2", "--export-json"])
+        .arg(&export)
+        .assert()
+        .code(0);
+    let a = bin()
+        .args(["report", "merge"])
+        .arg(dir.path().join("m.json"))
+        .arg(&export)
+        .assert()
+        .code(2);
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    let want = format!(
+        "sudoku-batch: error: {}: a bench export (--export-json), which report merge does \
+         not merge:",
+        export.display()
+    );
+    assert!(err.starts_with(&want), "{err}");
 }
 
 #[test]

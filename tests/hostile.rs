@@ -182,12 +182,13 @@ fn hostile_csv_rows_are_invalid_records_and_the_rest_go_on() {
     }
     let mut bytes = text.into_bytes();
     bytes.extend_from_slice(b"\xff\xfe,\xff\n");
-    // An unclosed quote: RFC 4180 makes the rest of the file one field; say so.
+    // An unclosed quote: RFC 4180 makes the rest of the file one field. Its row is invalid
+    // and says so; the rows it would swallow are read as rows (trial 5).
     bytes.extend_from_slice(format!("\"{p0},{S}\n{p0},{S}\n{p0},{S}\n").as_bytes());
     fs::write(&file, &bytes).unwrap();
     let (code, out, stats, err) = run(&file, &["-j", "2"]);
     assert_eq!(code, 1, "{err}");
-    assert_eq!(stats.len(), rows.len() + 2);
+    assert_eq!(stats.len(), rows.len() + 4);
     for (i, (row, status, why)) in rows.iter().enumerate() {
         assert_eq!(stats[i][1], (i + 2).to_string(), "line of {row}");
         assert_eq!(stats[i][2], *status, "{row}");
@@ -200,16 +201,21 @@ fn hostile_csv_rows_are_invalid_records_and_the_rest_go_on() {
     assert_eq!(stats[rows.len()][2], "invalid");
     let unclosed = &stats[rows.len() + 1];
     assert_eq!(unclosed[1], (rows.len() + 3).to_string());
+    assert_eq!(unclosed[2], "invalid");
     assert!(
-        unclosed[7].contains("holds 3 line breaks: an unclosed quote?"),
+        unclosed[7].contains("quizzes (column 1) opens a quote not closed on its line"),
         "{unclosed:?}"
     );
+    for (i, after) in stats[rows.len() + 2..].iter().enumerate() {
+        assert_eq!(after[1], (rows.len() + 4 + i).to_string());
+        assert_eq!(after[2], "solved", "{after:?}");
+    }
     let mut rdr = csv::ReaderBuilder::new()
         .flexible(true)
         .from_reader(out.as_slice());
     assert_eq!(
         rdr.byte_records().count(),
-        rows.len() + 2,
+        rows.len() + 4,
         "one output row each"
     );
 }
@@ -292,4 +298,59 @@ fn assert_search_bound(text: &str) {
         runaway.is_empty(),
         "over {MAX_GUESSES} guesses or invalid: {runaway:?}"
     );
+}
+
+/// Trial 5: an unclosed quote before a solution swallowed every later row, and solve said
+/// "3 records: 3 solved". Every command now counts every row and names the quoted one,
+/// while a quoted note over two lines in another column stays readable.
+#[test]
+fn an_unclosed_quote_in_any_field_is_named_by_every_command_and_loses_no_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/sample_kaggle.csv"
+    ))
+    .unwrap();
+    let kaggle: Vec<&str> = sample.lines().skip(1).take(5).collect();
+    let rows = [
+        format!("{},plain", kaggle[0]),
+        format!("{},\"a note\nover two lines\"", kaggle[1]),
+        format!("{},", kaggle[2].replacen(',', ",\"", 1)),
+        format!("{},", kaggle[3]),
+        format!("{},", kaggle[4]),
+    ];
+    let file = dir.path().join("q.csv");
+    fs::write(
+        &file,
+        format!("puzzle,solution,note\n{}\n", rows.join("\n")),
+    )
+    .unwrap();
+    // The note spans lines 3-4: the quoted row is on line 5, its neighbours on 6 and 7.
+    let line = format!("{}:5: ", file.display());
+    let named = "solution (column 2) opens a quote not closed on its line";
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["solve", "-o", "-"],
+            "5 records: 4 solved, 0 multiple, 0 unsolvable, 1 invalid",
+        ),
+        (&["verify"], "verify: 5 rows: 4 ok, 0 duplicate, 1 rejected"),
+        (
+            &["dedup", "-o", "-"],
+            "dedup: 5 records: 5 kept, 0 dropped, 1 invalid (kept)",
+        ),
+        (
+            &["canon", "-o", "-"],
+            "canon: 5 records, 4 with a form, 1 invalid",
+        ),
+    ];
+    for (args, summary) in cases {
+        let out = bin().args(args).arg(&file).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(summary), "{args:?}: {err}");
+        if args[0] == "solve" || args[0] == "verify" {
+            let note = err.lines().find(|l| l.contains(&line));
+            assert!(note.is_some_and(|l| l.contains(named)), "{args:?}: {err}");
+        }
+    }
 }

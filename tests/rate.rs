@@ -157,9 +157,10 @@ fn statuses_singles_and_npz_columns() {
 }
 
 /// Trial 4: `rate --puzzle-column` pointed at a solution column rated complete grids (all
-/// 0) without a word. When every puzzle read from a chosen column is a complete grid,
-/// `rate` and `augment` warn, naming the column and the flag, even with `-q`; the puzzle
-/// column, or a lines file of complete grids (no column chosen), gives no warning.
+/// 0) without a word; trial 5: `verify` then said "ok" with exit 0. When every puzzle read
+/// from a chosen column is a complete grid, `rate`, `augment`, `solve`, `verify`, `canon`
+/// and `dedup` warn, naming the column and the flag, even with `-q`; the puzzle column, or
+/// a lines file of complete grids (no column chosen), gives no warning.
 #[test]
 fn a_puzzle_column_of_complete_grids_is_warned_of() {
     let dir = tempfile::tempdir().unwrap();
@@ -169,16 +170,17 @@ fn a_puzzle_column_of_complete_grids_is_warned_of() {
     let lines = dir.path().join("grids.txt");
     std::fs::write(&lines, format!("{S}\n{S}\n")).unwrap();
     let run = |args: &[&str]| {
-        let o = bin()
-            .args(args)
-            .args(["-q", "-o", "/dev/null"])
-            .output()
-            .unwrap();
+        let mut cmd = bin();
+        cmd.args(args).arg("-q");
+        if args[0] != "verify" {
+            cmd.args(["-o", "/dev/null"]);
+        }
+        let o = cmd.output().unwrap();
         assert_eq!(o.status.code(), Some(0), "{args:?}");
         String::from_utf8(o.stderr).unwrap()
     };
     let csv = csv.to_str().unwrap();
-    for cmd in ["rate", "augment"] {
+    for cmd in ["rate", "augment", "solve", "verify", "canon", "dedup"] {
         let err = run(&[cmd, csv, "--puzzle-column", "solutions"]);
         assert_eq!(
             err.trim_end(),

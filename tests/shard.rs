@@ -527,3 +527,95 @@ fn shard_auto_takes_the_task_from_the_scheduler() {
         "{err}"
     );
 }
+
+/// Trial 5: a verify shard run with `--puzzle-column solutions` checked the solution grids
+/// as puzzles and read no stored solution, yet its merge with a shard that did claimed
+/// every stored solution checked. Refused, naming both reports and the values; the
+/// reports carry the build's commit, and shards read alike still merge.
+#[test]
+fn verify_shards_that_read_other_columns_are_not_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let verify = |shard: &str, extra: &[&str], tag: &str| -> PathBuf {
+        let report = dir.path().join(format!("{tag}.json"));
+        bin()
+            .args(["verify", "-q", "--shard", shard, "--report"])
+            .arg(&report)
+            .arg(SAMPLE_CSV)
+            .args(extra)
+            .assert()
+            .code(predicates::ord::le(1));
+        report
+    };
+    let a = verify("1/2", &[], "a");
+    let b = verify("2/2", &["--puzzle-column", "solutions"], "b");
+    let b_json = json(&b);
+    assert_eq!(b_json["inputs"][0]["puzzle_source"], "solutions");
+    assert_eq!(
+        b_json["inputs"][0]["solution_source"],
+        serde_json::Value::Null
+    );
+    assert_eq!(json(&a)["inputs"][0]["solution_source"], "solutions");
+    let commit = b_json["commit"].as_str().unwrap();
+    assert!(!commit.is_empty(), "{b_json}");
+    let out = dir.path().join("m.json");
+    let err = refusal(merge(&out, &[a.clone(), b.clone()]));
+    let want = format!(
+        "{} and {} differ in the puzzle source of {SAMPLE_CSV}: quizzes against solutions;",
+        a.display(),
+        b.display()
+    );
+    assert!(err.contains(&want), "{err}");
+    assert!(!out.exists());
+    // What is compared is the column read, not the flag: column 2 is `solutions`.
+    let c = verify("2/2", &["--solution-column", "2"], "c");
+    merge(&out, &[a.clone(), c]).code(0);
+    // Shards read alike merge, and the merge keeps their commit.
+    let d = verify("2/2", &[], "d");
+    merge(&out, &[a, d]).code(0);
+    assert_eq!(json(&out)["commit"], commit);
+    assert_eq!(json(&out)["solution_source"], "solutions");
+}
+
+/// Trial 5: an unclosed quote, in the puzzle field or the solution field, makes its row
+/// invalid, and the rows it would swallow are read as rows: shards cut anywhere (the quoted
+/// row first or last of a shard) make the whole run, from a map and from a stream.
+#[test]
+fn shards_of_a_csv_with_unclosed_quotes_make_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = fs::read_to_string(SAMPLE_CSV).unwrap();
+    let mut out = String::new();
+    let quoted = [3, 9, 10, 17, 30, 40];
+    for (i, line) in text.lines().take(41).enumerate() {
+        let line = match i {
+            3 | 10 | 30 => format!("\"{line}"),
+            9 | 17 | 40 => line.replacen(',', ",\"", 1),
+            _ => line.to_string(),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    let path = dir.path().join("quotes.csv");
+    fs::write(&path, out).unwrap();
+    check_union(&path, true);
+    let whole = solve(dir.path(), &path, None, "quotes");
+    assert_eq!(whole.stats.len(), 40, "no row is lost");
+    for (i, row) in whole.stats.iter().enumerate() {
+        // Row `i` is on line `i + 2`. The last quote has no row after it to swallow: the
+        // crate's reading stands, and solve does not read the solution field.
+        let bad = quoted[..5].contains(&(i + 1));
+        assert_eq!(row[1], (i + 2).to_string());
+        assert_eq!(row[2], if bad { "invalid" } else { "solved" }, "{row:?}");
+        if bad {
+            assert!(
+                row[6].contains("opens a quote not closed on its line"),
+                "{row:?}"
+            );
+        }
+    }
+    let stream = bin()
+        .args(["solve", "-q", "--no-mmap", "-j", "2", "-o", "-"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(stream.stdout, whole.out, "a stream reads it as a map does");
+}

@@ -16,7 +16,8 @@ pub struct BenchArgs {
     /// Parquet (in a build with the `parquet` feature); see --format.
     #[arg(value_name = "INPUT", required = true)]
     pub inputs: Vec<String>,
-    /// Thread counts to measure, comma-separated, each 1 to 1024 [default: 1 and all cores].
+    /// Thread counts to measure, comma-separated, each 1 to 1024 and each once [default: 1
+    /// and all cores].
     #[arg(
         short = 'j',
         long = "threads",
@@ -94,6 +95,13 @@ impl BenchArgs {
         not_a_table("--export-json", outputs[0].1, "one JSON document", "json")?;
         not_a_table("--export-markdown", outputs[2].1, "Markdown", "md")?;
         let mut threads: Vec<usize> = self.threads.iter().map(|n| n.get()).collect();
+        // `-j 1,1` gave two rows of one measurement (trial 5).
+        let twice = (1..threads.len()).find(|&i| threads[..i].contains(&threads[i]));
+        if let Some(n) = twice.map(|i| threads[i]) {
+            return Err(format!(
+                "--threads: {n} given twice; name each thread count once"
+            ));
+        }
         if threads.is_empty() {
             threads = sudoku_batch::bench::default_threads();
         }

@@ -9,7 +9,7 @@
 //! `solve`, `augment` and `rate` use. `--stats` writes
 //! `record,input,line,status,clues,automorphisms,error` per record.
 
-use crate::summary::count;
+use crate::summary::{count, PuzzleColumnCheck};
 use anyhow::{Context, Result};
 
 use super::rows::{commit_rows, side_csv, RowWriter};
@@ -131,8 +131,10 @@ where
             &what,
         )?),
     };
+    let mut check = PuzzleColumnCheck::new("", "--puzzle-column", inputs.layout());
     let mut sum = CanonSummary::default();
     let run = inputs.run(work, |_, path, raws, results| {
+        raws.iter().for_each(|r| check.note(r));
         for (raw, res) in raws.iter().zip(results) {
             out.write(path, raw, res).context(what.clone())?;
             sum.records += 1;
@@ -146,6 +148,7 @@ where
     sum.interrupted = run.interrupted;
     let out = out.into_target().context(what.clone())?;
     commit_rows((out, what), stats)?;
+    check.warn();
     if !cfg.read.quiet {
         eprintln!(
             "sudoku-batch: canon: {}, {} with a form, {} invalid{}",

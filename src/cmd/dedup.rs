@@ -15,7 +15,7 @@
 //! a billion. `--groups` keeps the whole 96-bit key (n²/2^97), the first record's position
 //! and its exact key for each class in one map (about 40 more bytes a class).
 
-use crate::summary::count;
+use crate::summary::{count, PuzzleColumnCheck};
 use anyhow::{Context, Result};
 use std::collections::HashMap;
 
@@ -120,7 +120,9 @@ where
     let mut firsts: HashMap<Key, First> = HashMap::new();
     let mut sum = DedupSummary::default();
     let paths = &cfg.read.inputs;
+    let mut check = PuzzleColumnCheck::new("", "--puzzle-column", inputs.layout());
     let run = inputs.run(work, |input, _, raws, keys| {
+        raws.iter().for_each(|r| check.note(r));
         for (raw, keys) in raws.iter().zip(keys) {
             sum.records += 1;
             let (exact, class) = match keys {
@@ -178,6 +180,7 @@ where
     sum.interrupted = run.interrupted;
     let out = out.into_target().context(what.clone())?;
     commit_rows((out, what), groups)?;
+    check.warn();
     if !cfg.read.quiet {
         print_summary(&sum, cfg);
     }

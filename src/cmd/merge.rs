@@ -76,6 +76,17 @@ fn read(path: &str) -> Result<Read> {
     let json: serde_json::Value =
         serde_json::from_str(&text).with_context(|| format!("{path}: not JSON"))?;
     let field = |k: &str| json.get(k).and_then(serde_json::Value::as_str);
+    let bench_tool = json
+        .pointer("/provenance/tool")
+        .and_then(serde_json::Value::as_str);
+    if field("tool").is_none() && bench_tool == Some(TOOL) {
+        // Trial 5: a bench export was called "not a sudoku-batch --report".
+        bail!(
+            "{path}: a bench export (--export-json), which report merge does not merge: \
+             bench rows are timings, not counts; put the rows of the shards side by side \
+             (README, bench --shard)"
+        );
+    }
     if field("tool") != Some(TOOL) {
         bail!("{path}: not a sudoku-batch --report (no \"tool\": \"{TOOL}\")");
     }

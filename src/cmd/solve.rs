@@ -22,7 +22,7 @@ use crate::report::{
     StatusCounts, Tally,
 };
 use crate::solver;
-use crate::summary::{count, print_notes};
+use crate::summary::{count, print_notes, PuzzleColumnCheck};
 
 /// Everything `solve` needs, validated.
 #[derive(Clone, Debug)]
@@ -147,6 +147,9 @@ pub struct Collector {
     invalid_seen: u64,
     /// Records written since the last [`Target::start_writeback`].
     unsynced: usize,
+    /// Whether every puzzle is a complete grid (a solution column read as puzzles, trial
+    /// 5), judged on the first input's layout.
+    puzzle_column: Option<PuzzleColumnCheck>,
     /// The messages of a failure to write the solutions and the stats ([`cannot_write`]).
     what: [String; 2],
 }
@@ -159,6 +162,9 @@ impl Sink for Collector {
 
     fn start_input(&mut self, _: usize, data: &Dataset) -> Result<SolveWork> {
         self.path = data.path().to_string();
+        self.puzzle_column.get_or_insert_with(|| {
+            PuzzleColumnCheck::new("", "--puzzle-column", Some(data.layout()))
+        });
         Ok(SolveWork { limit: self.limit })
     }
 
@@ -168,6 +174,9 @@ impl Sink for Collector {
             .as_mut()
             .expect("the solutions writer is opened before any record")
             .writer();
+        if let Some(check) = &mut self.puzzle_column {
+            raws.iter().for_each(|r| check.note(r));
+        }
         for (raw, res) in raws.iter().zip(results) {
             w.write(&self.path, raw, res)
                 .with_context(|| self.what[0].clone())?;
@@ -257,12 +266,13 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         invalid_seen: 0,
         unsynced: 0,
         what,
+        puzzle_column: None,
     };
     let run = engine::run(datasets, &pool, &mut col, cfg.read.quiet)?;
     let inputs = run
         .inputs
         .iter()
-        .map(|i| InputInfo::new(&i.path, &i.done, i.records))
+        .map(|i| InputInfo::new(&i.path, &i.layout, &i.done, i.records))
         .collect();
     let report = build_report(cfg, &col, inputs, start.elapsed(), run.interrupted);
     let mut targets = Vec::new();
@@ -339,6 +349,7 @@ fn print_summary(cfg: &SolveConfig, col: &Collector, r: &SolveReport) {
         col.invalid_seen,
         "invalid records (see --stats)",
     );
+    col.puzzle_column.iter().for_each(PuzzleColumnCheck::warn);
     if cfg.read.quiet {
         return;
     }

@@ -21,7 +21,7 @@ use crate::output::rejects::{RejectRow, RejectsWriter};
 use crate::output::Target;
 use crate::output::{cannot_write, commit_outputs, open_json_target};
 use crate::report::{Counts, Header, InputInfo, Report};
-use crate::summary::{count, print_notes};
+use crate::summary::{count, print_notes, PuzzleColumnCheck};
 use crate::verify::check::{check_record, Checked, FieldNames, Verdict};
 use crate::verify::dedup::{Fingerprints, FirstSeen};
 use crate::verify::report::{Example, VerifyCounts, VerifyReport, MAX_EXAMPLES};
@@ -78,7 +78,7 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
     let inputs = run
         .inputs
         .iter()
-        .map(|i| InputInfo::new(&i.path, &i.done, i.records))
+        .map(|i| InputInfo::new(&i.path, &i.layout, &i.done, i.records))
         .collect();
     let secs = start.elapsed().as_secs_f64();
     let report = audit.report(cfg, inputs, secs, run.interrupted);
@@ -163,6 +163,9 @@ pub struct Auditor {
     solution_sources: Vec<String>,
     /// The input being read has had a row with a stored solution.
     source_noted: bool,
+    /// Whether every puzzle is a complete grid (a solution column read as puzzles, trial
+    /// 5), judged on the first input's layout.
+    puzzle_column: Option<PuzzleColumnCheck>,
 }
 
 impl Sink for Auditor {
@@ -173,6 +176,9 @@ impl Sink for Auditor {
         self.layout = data.layout().clone();
         self.source_noted = false;
         self.paths.push(data.path().to_string());
+        self.puzzle_column.get_or_insert_with(|| {
+            PuzzleColumnCheck::new("", "--puzzle-column", Some(data.layout()))
+        });
         Ok(VerifyWork {
             limit: self.limit,
             names: field_names(&self.layout),
@@ -198,6 +204,7 @@ impl Auditor {
             layout: Layout::Lines { field: 0 },
             solution_sources: Vec::new(),
             source_noted: false,
+            puzzle_column: None,
         }
     }
 
@@ -210,6 +217,9 @@ impl Auditor {
 
     fn consume_rows(&mut self, raws: &[RawRecord], checks: &[Checked]) -> Result<()> {
         let input = self.input;
+        if let Some(check) = &mut self.puzzle_column {
+            raws.iter().for_each(|r| check.note(r));
+        }
         for (raw, c) in raws.iter().zip(checks) {
             let mut verdict = c.verdict;
             let mut repeat = None;
@@ -335,6 +345,7 @@ impl Auditor {
             c.rejected,
             "rejected rows (see --rejects)",
         );
+        self.puzzle_column.iter().for_each(PuzzleColumnCheck::warn);
         if cfg.read.quiet {
             return;
         }

@@ -41,7 +41,7 @@
 
 use anyhow::{Context, Result};
 
-use crate::input::{Dataset, Finished, LayoutOptions, RawRecord, ReadOptions, Shard};
+use crate::input::{Dataset, Finished, Layout, LayoutOptions, RawRecord, ReadOptions, Shard};
 
 /// A command's per-record work, shared by the workers.
 pub trait Work: Sync {
@@ -127,6 +127,8 @@ pub struct InputRun {
     pub path: String,
     /// What its reader says about it (size, layout, content hash if asked for).
     pub done: Finished,
+    /// How it was read: its puzzle and solution columns or fields.
+    pub layout: Layout,
     /// Records consumed: all of them (of the shard), or fewer when interrupted.
     pub records: u64,
 }
@@ -177,6 +179,7 @@ pub fn run<S: Sink>(
         done.inputs.push(InputRun {
             path,
             done: finished,
+            layout: data.layout().clone(),
             records,
         });
         done.datasets.push(data);

@@ -1,6 +1,7 @@
 //! CSV export: one row per (input, thread count). CSV has no place for a header block, so
-//! the provenance (version, commit, rustc, CPU, seed, input SHA-256) is repeated in columns
-//! on every row; a row pasted alone still says where it came from.
+//! the provenance and the settings (mode, warm-up, min time, seed, shard, version, commit,
+//! rustc, CPU, input SHA-256) are repeated in columns on every row; a row pasted alone
+//! still says where it came from, and that it timed a shard (trial 5).
 
 use anyhow::Result;
 
@@ -8,7 +9,7 @@ use super::Exporter;
 use crate::bench::BenchReport;
 
 /// The CSV header, units in the names.
-pub const CSV_HEADER: [&str; 29] = [
+pub const CSV_HEADER: [&str; 33] = [
     "input",
     "threads",
     "puzzles",
@@ -28,8 +29,12 @@ pub const CSV_HEADER: [&str; 29] = [
     "guesses_per_puzzle",
     "speedup",
     "efficiency",
+    "baseline_threads",
     "mode",
+    "warmup_passes",
+    "min_time_s",
     "seed",
+    "shard",
     "input_sha256",
     "skipped_invalid",
     "version",
@@ -47,7 +52,7 @@ impl Exporter for CsvExporter {
     fn serialize(&self, report: &BenchReport) -> Result<Vec<u8>> {
         let mut w = csv::Writer::from_writer(Vec::new());
         w.write_record(CSV_HEADER)?;
-        let p = &report.provenance;
+        let (p, st) = (&report.provenance, &report.settings);
         for r in &report.results {
             let input = report.inputs.iter().find(|i| i.path == r.input);
             w.write_record([
@@ -70,12 +75,12 @@ impl Exporter for CsvExporter {
                 r.guesses_per_puzzle.to_string(),
                 r.speedup.to_string(),
                 r.efficiency.to_string(),
-                report.settings.mode.to_string(),
-                report
-                    .settings
-                    .seed
-                    .map(|s| s.to_string())
-                    .unwrap_or_default(),
+                r.baseline_threads.to_string(),
+                st.mode.to_string(),
+                st.warmup_passes.to_string(),
+                st.min_time_s.to_string(),
+                st.seed.map(|s| s.to_string()).unwrap_or_default(),
+                st.shard.clone().unwrap_or_default(),
                 input.map(|i| i.sha256.clone()).unwrap_or_default(),
                 input
                     .map(|i| i.skipped_invalid.to_string())

@@ -16,10 +16,16 @@ impl Exporter for MarkdownExporter {
         let mut s = String::new();
         s.push_str("| input | threads | puzzles | puzzles/s | µs/puzzle | p50 µs | p90 µs | p99 µs | max µs | no guess % | guesses/puzzle | speed-up | efficiency |\n");
         s.push_str("|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        let st = &report.settings;
+        // A shard's row must not pass for the whole file's (trial 5).
+        let part = st
+            .shard
+            .as_ref()
+            .map_or_else(String::new, |k| format!(" (shard {k})"));
         for r in &report.results {
             writeln!(
                 s,
-                "| `{}` | {} | {} | {:.0} | {:.3} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.2} | {:.2} | {:.2} |",
+                "| `{}`{part} | {} | {} | {:.0} | {:.3} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.2} | {:.2} | {:.2} |",
                 r.input.replace('|', "\\|"),
                 r.threads,
                 r.puzzles,
@@ -36,7 +42,6 @@ impl Exporter for MarkdownExporter {
             )?;
         }
         let p = &report.provenance;
-        let st = &report.settings;
         s.push('\n');
         writeln!(
             s,
@@ -62,6 +67,13 @@ impl Exporter for MarkdownExporter {
             crate::summary::count(st.warmup_passes.into(), "pass", "passes"),
             st.min_time_s
         )?;
+        if let Some(k) = &st.shard {
+            writeln!(
+                s,
+                "- shard {k}: only that part of each input was timed (records and puzzles \
+                 below are the shard's)"
+            )?;
+        }
         writeln!(s, "- timed: {}", st.timed)?;
         for i in &report.inputs {
             writeln!(

@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use crate::bench::{BenchReport, Exports};
 use crate::output::{cannot_write, open_json_target, open_target, Target};
 
-pub use self::csv::CsvExporter;
+pub use self::csv::{CsvExporter, CSV_HEADER};
 pub use self::json::JsonExporter;
 pub use self::markdown::MarkdownExporter;
 

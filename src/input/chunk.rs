@@ -18,7 +18,7 @@
 use std::sync::Arc;
 
 use super::jsonl::{JsonColumns, Parsed};
-use super::record::{line_fields, spanning_lines, MAX_LINE};
+use super::record::{line_fields, spanning_lines, split_fields, MAX_LINE};
 use super::RawRecord;
 use crate::grid::{parse_cells, parse_solution, Grid, ParseError};
 
@@ -51,24 +51,26 @@ struct UnparsedRow {
     record: u64,
     /// 1-based line where the row starts.
     line: u64,
-    /// The fields as the `csv` crate read them; `None`: a plain line, whose text ends at
-    /// `end` in [`RawChunk::text`], or a row longer than [`MAX_LINE`].
+    /// The fields as the reader found them; `None` for a plain row ([`Row::Text`]), whose
+    /// text ends at `end` in [`RawChunk::text`] (it starts where the previous one ends).
     fields: Option<csv::ByteRecord>,
-    /// End of its text in [`RawChunk::text`] (it starts where the previous one ends).
     end: usize,
     /// Fields a row should have (the header's, or the first row's).
     expected: usize,
-    /// Longer than [`MAX_LINE`]: invalid whatever it holds, with `expected` empty fields.
-    too_long: bool,
+    /// Invalid whatever its fields hold, found by the reader: longer than [`MAX_LINE`]
+    /// (`fields` are empty), or an unclosed quote that swallowed rows (`fields` are its
+    /// first line's).
+    error: Option<ParseError>,
 }
 
 /// A CSV row as the take found it.
 pub(crate) enum Row<'a> {
-    /// Read by the `csv` crate.
-    Fields(csv::ByteRecord),
-    /// A plain line (no quote, no lone `\r`), without its line end: its fields are the text
-    /// between delimiters. `None` for a row longer than [`MAX_LINE`].
-    Text(Option<&'a [u8]>),
+    /// Read by the `csv` crate, or made by the reader, with the row's error if the reader
+    /// found one (see [`UnparsedRow::error`]).
+    Fields(csv::ByteRecord, Option<ParseError>),
+    /// A plain line (no quote, no lone `\r`, not longer than [`MAX_LINE`]) without its
+    /// line end: its fields are the text between delimiters.
+    Text(&'a [u8]),
 }
 
 /// A data line taken but not yet parsed.
@@ -116,14 +118,14 @@ impl RawChunk {
             for r in self.rows.drain(..) {
                 let text = &self.text[start..r.end];
                 start = r.end;
-                let fields = match r.fields {
-                    Some(f) => f,
-                    None => columns.split(text, r.too_long.then_some(r.expected), &mut self.spare),
-                };
-                let (puzzle, solution) = if r.too_long {
-                    (Err(ParseError::LineTooLong { limit: MAX_LINE }), None)
-                } else {
-                    columns.parse(&fields, r.expected)
+                let fields = r.fields.unwrap_or_else(|| {
+                    let mut f = self.spare.pop().unwrap_or_default();
+                    split_fields(text, columns.delimiter, &mut f);
+                    f
+                });
+                let (puzzle, solution) = match r.error {
+                    Some(e) => (Err(e), None),
+                    None => columns.parse(&fields, r.expected),
                 };
                 self.records.push(RawRecord {
                     record: r.record,
@@ -193,11 +195,11 @@ impl RawChunk {
         if self.columns.is_none() {
             self.columns = Some(Arc::clone(columns));
         }
-        let (fields, too_long) = match row {
-            Row::Fields(f) => (Some(f), false),
+        let (fields, error) = match row {
+            Row::Fields(f, e) => (Some(f), e),
             Row::Text(text) => {
-                self.text.extend_from_slice(text.unwrap_or_default());
-                (None, text.is_none())
+                self.text.extend_from_slice(text);
+                (None, None)
             }
         };
         self.rows.push(UnparsedRow {
@@ -206,7 +208,7 @@ impl RawChunk {
             fields,
             end: self.text.len(),
             expected,
-            too_long,
+            error,
         });
     }
 
@@ -233,7 +235,7 @@ impl RawChunk {
 }
 
 /// Which fields of a CSV row hold the puzzle and the stored solution (0-based), and what
-/// separates them: shared by the chunks that a CSV reader fills.
+/// separates fields: shared by the chunks that a CSV reader fills.
 #[derive(Debug)]
 pub(crate) struct CsvColumns {
     pub(crate) puzzle: usize,
@@ -242,30 +244,6 @@ pub(crate) struct CsvColumns {
 }
 
 impl CsvColumns {
-    /// The fields of a plain row (see [`Row::Text`]), in a buffer of `spare` when there is
-    /// one; for a row longer than [`MAX_LINE`] (`too_long`: `Some(expected)`), that many
-    /// empty fields.
-    fn split(
-        &self,
-        text: &[u8],
-        too_long: Option<usize>,
-        spare: &mut Vec<csv::ByteRecord>,
-    ) -> csv::ByteRecord {
-        let mut f = spare.pop().unwrap_or_default();
-        f.clear();
-        if let Some(n) = too_long {
-            (0..n).for_each(|_| f.push_field(b""));
-            return f;
-        }
-        let mut start = 0;
-        for end in memchr::memchr_iter(self.delimiter, text) {
-            f.push_field(&text[start..end]);
-            start = end + 1;
-        }
-        f.push_field(&text[start..]);
-        f
-    }
-
     /// The puzzle and stored solution of a row of `fields`, which should have `expected`
     /// fields (else the row is invalid: a ragged row's fields cannot be trusted).
     fn parse(
@@ -553,18 +531,20 @@ mod tests {
     }
 
     /// CSV rows are found in the take and parsed after it, with the reader's rules: a
-    /// ragged row, an unclosed quote that eats the lines after it, CRLF, a comment.
+    /// ragged row, an unclosed quote (its row invalid, the row it would swallow read as a
+    /// row), a quoted note over two lines (read), CRLF, a comment.
     #[test]
     fn csv_rows_are_parsed_after_the_take() {
         let p0 = P.replace('.', "0");
         let text = format!(
-            "puzzle,solution\r\n{p0},{S}\r\n# c\r\n{p0}\r\n{p0},{S}\r\n\"{p0},{S}\r\n{p0},{S}\r\n"
+            "puzzle,solution,note\r\n{p0},{S},\r\n# c\r\n{p0}\r\n{p0},{S},\"a\r\nb\"\r\n\
+             \"{p0},{S},\r\n{p0},{S},\r\n"
         );
         let data = Dataset::from_bytes("t.csv", text.into_bytes(), &keep_text(1, true));
         let mut data = data.unwrap();
         let mut chunk = RawChunk::default();
         data.take(&mut chunk, 10).unwrap();
-        assert_eq!((chunk.len(), chunk.records().len()), (4, 0));
+        assert_eq!((chunk.len(), chunk.records().len()), (5, 0));
         chunk.parse();
         let got: Vec<(u64, u64, String)> = chunk
             .records()
@@ -577,27 +557,27 @@ mod tests {
                 (r.record, r.line, puzzle)
             })
             .collect();
-        let spans = ParseError::SpansLines {
-            line_breaks: 2,
-            cause: Box::new(ParseError::FieldCount {
-                found: 1,
-                expected: 2,
-            }),
-        };
         let ragged = ParseError::FieldCount {
             found: 1,
-            expected: 2,
+            expected: 3,
+        };
+        let unclosed = ParseError::UnclosedQuote {
+            field: "puzzle (column 1)".into(),
         };
         let want = vec![
             (0, 2, P.to_string()),
             (1, 4, ragged.to_string()),
             (2, 5, P.to_string()),
-            (3, 6, spans.to_string()),
+            (3, 7, unclosed.to_string()),
+            (4, 8, P.to_string()),
         ];
         assert_eq!(got, want);
-        assert_eq!(
-            chunk.records()[2].solution,
-            Some(parse_solution(S.as_bytes()))
-        );
+        let r = chunk.records();
+        assert_eq!(r[2].solution, Some(parse_solution(S.as_bytes())));
+        assert_eq!(r[2].fields.as_ref().unwrap().get(2), Some(&b"a\r\nb"[..]));
+        // The unclosed row keeps the fields of its own line, quote and all.
+        let fields = r[3].fields.as_ref().unwrap();
+        assert_eq!(fields.get(0), Some(format!("\"{p0}").as_bytes()));
+        assert_eq!(fields.len(), 3);
     }
 }

@@ -326,10 +326,9 @@ impl Dataset {
         };
         match &mut self.body {
             Body::Whole { source, end } => {
-                let block = &source.bytes()[..*end];
                 let filled = self
                     .cursor
-                    .fill(block, out, max)
+                    .fill(source.bytes(), *end, out, max)
                     .map_err(|e| csv_err(&self.path, e));
                 // A fault while reading (the file shrank) read zeros for the file's bytes:
                 // these records, and the run, cannot be trusted.
@@ -342,7 +341,7 @@ impl Dataset {
             Body::Blocks(blocks) => loop {
                 let stop = blocks.clip(&mut self.cursor, &self.layout);
                 self.cursor
-                    .fill(&blocks.block()[..stop], out, max)
+                    .fill(blocks.block(), stop, out, max)
                     .map_err(|e| csv_err(&self.path, e))?;
                 if out.len() >= max || blocks.done || blocks.at_eof() {
                     return Ok(());

@@ -20,7 +20,7 @@
 //! puzzle is one invalid record; a null solution means the record carries none.
 
 use std::fs::File;
-use std::io;
+use std::io::{self, Write};
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
@@ -123,7 +123,14 @@ pub(crate) fn open(path: &str, opts: &ReadOptions) -> Result<(ParquetRows, Layou
         .map_err(|e| layout_err(path, e))?;
     let rows: Vec<Vec<Vec<u8>>> = sample.map_or_else(Vec::new, |batch| {
         (0..batch.num_rows())
-            .map(|i| batch.columns().iter().map(|a| cell_text(a, i)).collect())
+            .map(|i| {
+                let cell = |a: &ArrayRef| {
+                    let mut t = Vec::new();
+                    push_cell(a.as_ref(), i, &mut t, &mut None);
+                    t
+                };
+                batch.columns().iter().map(cell).collect()
+            })
             .collect()
     });
     let (puzzle, solution) = if header.is_empty() {
@@ -208,23 +215,31 @@ impl ParquetRows {
                     }
                 },
             };
-            let i = self.in_batch;
-            let mut fields = csv::ByteRecord::new();
-            for a in batch.columns() {
-                fields.push_field(&cell_text(a, i));
+            // Arrow's formatter of each column whose type is shown through it, built at
+            // its first cell and kept for the batch (not built again for every cell).
+            let mut shown: Vec<Shown<'_>> = batch.columns().iter().map(|_| None).collect();
+            let mut text = Vec::with_capacity(96);
+            while out.len() < max && self.in_batch < batch.num_rows() {
+                let i = self.in_batch;
+                let mut fields = csv::ByteRecord::new();
+                for (a, slot) in batch.columns().iter().zip(&mut shown) {
+                    text.clear();
+                    push_cell(a.as_ref(), i, &mut text, slot);
+                    fields.push_field(&text);
+                }
+                let present = |c: usize| batch.column(c).is_valid(i);
+                let (puzzle, solution, fields) = self.columns.record(fields, present);
+                self.row += 1;
+                out.push(RawRecord {
+                    record: *record,
+                    line: self.row,
+                    puzzle,
+                    solution,
+                    fields,
+                });
+                *record += 1;
+                self.in_batch += 1;
             }
-            let present = |c: usize| batch.column(c).is_valid(i);
-            let (puzzle, solution, fields) = self.columns.record(fields, present);
-            self.row += 1;
-            out.push(RawRecord {
-                record: *record,
-                line: self.row,
-                puzzle,
-                solution,
-                fields,
-            });
-            *record += 1;
-            self.in_batch += 1;
         }
         Ok(())
     }
@@ -235,18 +250,18 @@ impl ParquetRows {
     }
 }
 
-/// Row `i` of `a` as text (see the module documentation); empty for null.
-fn cell_text(a: &ArrayRef, i: usize) -> Vec<u8> {
-    let mut out = Vec::new();
-    push_cell(a.as_ref(), i, &mut out);
-    out
-}
+/// Arrow's formatter for a column shown through it (see [`push_cell`]): `None` until its
+/// first such cell, then the formatter, or the error that says arrow cannot show the type.
+type Shown<'a> = Option<Result<ArrayFormatter<'a>, arrow_schema::ArrowError>>;
 
-fn push_cell(a: &dyn Array, i: usize, out: &mut Vec<u8>) {
+/// Appends row `i` of `a` as text (see the module documentation) to `out`; nothing for
+/// null. A type read by arrow's own text goes through `shown`, the column's formatter.
+fn push_cell<'a>(a: &'a dyn Array, i: usize, out: &mut Vec<u8>, shown: &mut Shown<'a>) {
     macro_rules! number {
-        ($t:ty) => {
-            out.extend_from_slice(a.as_primitive::<$t>().value(i).to_string().as_bytes())
-        };
+        ($t:ty) => {{
+            // Writing into a Vec cannot fail.
+            let _ = write!(out, "{}", a.as_primitive::<$t>().value(i));
+        }};
     }
     if a.is_null(i) {
         return;
@@ -274,16 +289,14 @@ fn push_cell(a: &dyn Array, i: usize, out: &mut Vec<u8>) {
         DataType::List(_) => push_list(a.as_list::<i32>().value(i).as_ref(), out),
         DataType::LargeList(_) => push_list(a.as_list::<i64>().value(i).as_ref(), out),
         DataType::FixedSizeList(..) => push_list(a.as_fixed_size_list().value(i).as_ref(), out),
-        _ => push_displayed(a, i, out),
-    }
-}
-
-/// Row `i` of `a` (not null) as arrow's text for its type. A type arrow cannot show
-/// (none in arrow 60's Parquet reader) is an empty field.
-fn push_displayed(a: &dyn Array, i: usize, out: &mut Vec<u8>) {
-    let options = FormatOptions::default();
-    if let Ok(f) = ArrayFormatter::try_new(a, &options) {
-        out.extend_from_slice(f.value(i).to_string().as_bytes());
+        // A type arrow cannot show (none in arrow 60's Parquet reader) is an empty field.
+        _ => {
+            let options = const { &FormatOptions::new() };
+            let f = shown.get_or_insert_with(|| ArrayFormatter::try_new(a, options));
+            if let Ok(f) = f {
+                let _ = write!(out, "{}", f.value(i));
+            }
+        }
     }
 }
 
@@ -292,7 +305,7 @@ fn push_list(values: &dyn Array, out: &mut Vec<u8>) {
     let items: Vec<Vec<u8>> = (0..values.len())
         .map(|j| {
             let mut t = Vec::new();
-            push_cell(values, j, &mut t);
+            push_cell(values, j, &mut t, &mut None);
             t
         })
         .collect();

@@ -12,7 +12,8 @@ use std::sync::Arc;
 use super::chunk::{CsvColumns, LineParser, RawChunk, Row};
 use super::jsonl::JsonColumns;
 use super::layout::Layout;
-use super::record::{count_newlines, data_line, is_csv_data_line, MAX_LINE};
+use super::record::{count_newlines, data_line, is_csv_data_line, split_fields, MAX_LINE};
+use crate::grid::ParseError;
 
 /// Where a reader stands, for either layout.
 pub(crate) enum Cursor {
@@ -61,27 +62,44 @@ impl Cursor {
                     delimiter: *delimiter,
                 }),
                 expected_fields: header.as_ref().map(Vec::len),
+                header: header.clone(),
             }),
         }
     }
 
-    /// Appends up to `max - out.len()` records read from `block[pos..]` to `out`, for
-    /// [`RawChunk::parse`] to parse: lines as bytes, CSV rows as fields.
+    /// Appends up to `max - out.len()` records read from `block[pos..stop]` to `out`, for
+    /// [`RawChunk::parse`] to parse: lines as bytes, CSV rows as fields. The bytes after
+    /// `stop` (the rest of a shard's input) are only looked at: the line after a CSV row
+    /// whose quote is not closed decides what it is, wherever a shard ends.
     ///
     /// # Errors
     /// Only an error of the CSV reader; bad records are records with an error.
     pub(crate) fn fill(
         &mut self,
         block: &[u8],
+        stop: usize,
         out: &mut RawChunk,
         max: usize,
     ) -> Result<(), csv::Error> {
         match self {
             Cursor::Lines(c) => {
-                c.fill(block, out, max);
+                c.fill(&block[..stop], out, max);
                 Ok(())
             }
-            Cursor::Csv(c) => c.fill(block, out, max),
+            Cursor::Csv(c) => {
+                // Plain rows are cut like lines; from a row with a quote the csv crate reads
+                // on, and a row with an unclosed quote stops it: the next one starts on the
+                // line after that row's first.
+                loop {
+                    c.fill_plain(&block[..stop], out, max);
+                    if out.len() >= max || c.pos >= stop {
+                        return Ok(());
+                    }
+                    if !c.fill_to_unclosed_quote(block, stop, out, max)? || out.len() >= max {
+                        return Ok(());
+                    }
+                }
+            }
         }
     }
 
@@ -161,14 +179,13 @@ impl LineCursor {
     }
 }
 
-/// Reads a CSV input. A row that is one physical line with no quote and no lone `\r` (almost
-/// every row of the datasets this tool reads) is cut like a line and its text copied into the
-/// chunk; the first line that is not goes to the `csv` crate, which reads the rest of the take
-/// (where a row ends then depends on the quotes before it). Either way the fields are split or
-/// parsed later, outside the engine's read lock, by the chunk's [`CsvColumns`]
-/// ([`super::chunk`]). The `csv` crate gets one reader per call over the rest of the block (a
-/// block starts at a line start, and the crate's reader holds no state across records that a
-/// fresh reader would miss).
+/// Reads a CSV input. A row that is one physical line with no quote and no lone `\r` (every
+/// row of the usual datasets) is cut like a line and its text copied into the chunk; from the
+/// first line that is not, the `csv` crate reads (where a row ends then depends on the quotes
+/// before it), with one reader per call over the rest of the block (a block starts at a line
+/// start, and the crate's reader holds no state across records that a fresh reader would
+/// miss). Either way the chunk's [`CsvColumns`] splits or parses the fields later, outside
+/// the engine's read lock ([`super::chunk`]).
 pub(crate) struct CsvCursor {
     pos: usize,
     /// 1-based line that starts at `pos` (counted here from newline bytes, since the csv
@@ -177,22 +194,17 @@ pub(crate) struct CsvCursor {
     record: u64,
     columns: Arc<CsvColumns>,
     expected_fields: Option<usize>,
+    /// The header's column names, to name a field in a message.
+    header: Option<Vec<String>>,
     delimiter: u8,
 }
 
 impl CsvCursor {
-    fn fill(&mut self, block: &[u8], out: &mut RawChunk, max: usize) -> Result<(), csv::Error> {
-        self.fill_plain(block, out, max);
-        if out.len() < max && self.pos < block.len() {
-            self.fill_quoted(block, out, max)?;
-        }
-        Ok(())
-    }
-
-    /// Takes rows while each is one plain line, as the `csv` crate would read it: with no
-    /// `"` the crate's rows are the physical lines that are not empty or `#` comments, its
-    /// fields the text between delimiters, and a `\r` ends a row only before the `\n`.
-    /// Stops at the first line that holds a quote or another `\r`.
+    /// Takes rows from `block[pos..]` while each is one plain line, as the `csv` crate would
+    /// read it: with no `"` the crate's rows are the physical lines that are not empty or `#`
+    /// comments, its fields the text between delimiters, and a `\r` ends a row only before
+    /// the `\n`. Stops at `max` records or at the first line that holds a quote or another
+    /// `\r`.
     fn fill_plain(&mut self, block: &[u8], out: &mut RawChunk, max: usize) {
         while out.len() < max && self.pos < block.len() {
             let rest = &block[self.pos..];
@@ -209,22 +221,34 @@ impl CsvCursor {
             if !is_csv_data_line(line) {
                 continue;
             }
-            let text = (row.len() <= MAX_LINE).then_some(row);
-            let found = text.map_or(1, |t| memchr::memchr_iter(self.delimiter, t).count() + 1);
-            let expected = *self.expected_fields.get_or_insert(found);
-            out.push_row(&self.columns, self.record, at, Row::Text(text), expected);
+            let (row, expected) = if row.len() > MAX_LINE {
+                // As the crate's path below: one invalid record with empty fields.
+                let n = *self.expected_fields.get_or_insert(1);
+                (Row::Fields(vec![""; n].into(), Some(too_long())), n)
+            } else {
+                let fields = || memchr::memchr_iter(self.delimiter, row).count() + 1;
+                (
+                    Row::Text(row),
+                    *self.expected_fields.get_or_insert_with(fields),
+                )
+            };
+            out.push_row(&self.columns, self.record, at, row, expected);
             self.record += 1;
         }
     }
 
-    /// Takes rows read by the `csv` crate, from `pos` to the end of the block or `max`.
-    fn fill_quoted(
+    /// Reads rows from `block[pos..stop]` until `max` records, `stop`, or a row with an
+    /// unclosed quote ([`CsvCursor::unclosed_quote`]; then true, with the cursor on the line
+    /// after the row's first, so the rows the quote would swallow are read as rows).
+    fn fill_to_unclosed_quote(
         &mut self,
         block: &[u8],
+        stop: usize,
         out: &mut RawChunk,
         max: usize,
-    ) -> Result<(), csv::Error> {
-        let body = &block[self.pos.min(block.len())..];
+    ) -> Result<bool, csv::Error> {
+        let start = self.pos.min(stop);
+        let body = &block[start..stop];
         let mut rdr = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
@@ -235,6 +259,7 @@ impl CsvCursor {
         let mut rec = out.spare();
         // A byte offset in `body` and the 1-based line that starts there.
         let mut line_at = (0u64, self.line);
+        let mut resync = None;
         while out.len() < max && rdr.read_byte_record(&mut rec)? {
             // The csv crate may place a record's start on the `\n` of the previous CRLF, or
             // before blank lines and `#` comment lines that it skipped.
@@ -254,39 +279,102 @@ impl CsvCursor {
             let end = (rdr.position().byte() as usize).min(body.len());
             let row = body.get(at as usize..end).unwrap_or(&[]);
             let row = row.strip_suffix(b"\n").unwrap_or(row);
-            // One huge row: a stream keeps only its first bytes (see record.rs), so its
-            // fields are not known; it is one invalid record either way.
+            let mut error = None;
             if row.strip_suffix(b"\r").unwrap_or(row).len() > MAX_LINE {
-                let expected = *self.expected_fields.get_or_insert(1);
-                out.push_row(
-                    &self.columns,
-                    self.record,
-                    line_at.1,
-                    Row::Text(None),
-                    expected,
-                );
-            } else {
-                let expected = *self.expected_fields.get_or_insert(rec.len());
-                out.push_row(
-                    &self.columns,
-                    self.record,
-                    line_at.1,
-                    Row::Fields(rec),
-                    expected,
-                );
-                rec = out.spare();
+                // One huge row: a stream keeps only its first bytes (see record.rs), so its
+                // fields are not known; it is one invalid record either way, with as many
+                // empty fields as a row should have.
+                rec = csv::ByteRecord::from(vec![""; self.expected_fields.unwrap_or(1)]);
+                error = Some(too_long());
+            } else if memchr::memchr(b'\n', rec.as_slice()).is_some() {
+                // A quoted field holds a line break: judge the row by its first line and the
+                // line after it, in the whole input (not only up to `stop`), so every shard
+                // judges it as the whole run does.
+                let row_start = start + at as usize;
+                if let Some((e, next)) = self.unclosed_quote(&rec, block, row_start) {
+                    rec = split_line(&block[row_start..next - 1], self.delimiter);
+                    error = Some(e);
+                    resync = Some(next - start);
+                }
             }
+            let expected = *self.expected_fields.get_or_insert(rec.len());
+            out.push_row(
+                &self.columns,
+                self.record,
+                line_at.1,
+                Row::Fields(rec, error),
+                expected,
+            );
             self.record += 1;
+            rec = out.spare();
+            if resync.is_some() {
+                break;
+            }
         }
         out.give_back(rec);
-        let used = rdr.position().byte().min(body.len() as u64);
+        let used = match resync {
+            Some(next) => next.min(body.len()),
+            None => rdr.position().byte().min(body.len() as u64) as usize,
+        };
         let tail = body
-            .get(line_at.0.min(used) as usize..used as usize)
+            .get((line_at.0 as usize).min(used)..used)
             .unwrap_or(&[]);
         self.line = line_at.1 + count_newlines(tail);
-        self.pos += used as usize;
-        Ok(())
+        self.pos = start + used;
+        Ok(resync.is_some())
     }
+
+    /// For a row starting at `block[row_start..]` whose fields (`rec`, as the crate read
+    /// them) hold a line break: when the next data line after the row's first line reads as
+    /// a row of this file (as many delimiters as a row has; in a one-column file any data
+    /// line), the quote is taken as unclosed, and this gives the row's error and where the
+    /// line after its first starts. `None` for quoted line breaks in other text (a note over
+    /// two lines), which is read as the crate reads it.
+    fn unclosed_quote(
+        &self,
+        rec: &csv::ByteRecord,
+        block: &[u8],
+        row_start: usize,
+    ) -> Option<(ParseError, usize)> {
+        let rest = &block[row_start..];
+        let next = row_start + memchr::memchr(b'\n', rest)? + 1;
+        let first = &block[row_start..next - 1];
+        let delimiters = |line: &[u8]| memchr::memchr_iter(self.delimiter, line).count();
+        let needed = self
+            .expected_fields
+            .map_or_else(|| delimiters(first), |n| n.saturating_sub(1));
+        let next_row = block[next..]
+            .split(|&b| b == b'\n')
+            .find(|l| is_csv_data_line(l))?;
+        if delimiters(next_row) < needed {
+            return None;
+        }
+        let column = rec
+            .iter()
+            .position(|f| f.contains(&b'\n'))
+            .unwrap_or(rec.len().saturating_sub(1));
+        let field = match self.header.as_ref().and_then(|h| h.get(column)) {
+            Some(name) => format!("{name} (column {})", column + 1),
+            None => format!("column {}", column + 1),
+        };
+        Some((ParseError::UnclosedQuote { field }, next))
+    }
+}
+
+/// The fields of one physical CSV line split at `delimiter` as written, quotes and all:
+/// the record of a row whose quote is not closed on its line.
+fn split_line(line: &[u8], delimiter: u8) -> csv::ByteRecord {
+    let mut rec = csv::ByteRecord::new();
+    split_fields(
+        line.strip_suffix(b"\r").unwrap_or(line),
+        delimiter,
+        &mut rec,
+    );
+    rec
+}
+
+fn too_long() -> ParseError {
+    ParseError::LineTooLong { limit: MAX_LINE }
 }
 
 #[cfg(test)]

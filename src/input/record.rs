@@ -8,7 +8,10 @@
 //!   81 characters after the puzzle (see [`line_fields`]): ratings, labels and counts are not
 //!   solutions.
 //! - A **CSV** input has one record per row the `csv` crate reads; physical lines that are
-//!   empty or start with `#` are skipped, as the crate skips them.
+//!   empty or start with `#` are skipped, as the crate skips them. A row with a quote its
+//!   line does not close, followed by a line that reads as a row, is a record of that one
+//!   line, invalid ([`crate::grid::ParseError::UnclosedQuote`]): the next line starts the
+//!   next record, so an unclosed quote swallows no rows.
 //! - A UTF-8 byte-order mark at the very start is not part of any record ([`strip_bom`]).
 //! - A physical line longer than [`MAX_LINE`] bytes is judged by its first `MAX_LINE + 1`
 //!   bytes ([`judged`]): blank or a comment there, it is skipped; else it is one record,
@@ -93,6 +96,19 @@ pub fn line_fields(line: &[u8], field: usize) -> (Option<&[u8]>, Option<&[u8]>) 
         .filter(|f| !f.is_empty());
     let puzzle = fields.nth(field);
     (puzzle, fields.find(|f| f.len() == 81))
+}
+
+/// Replaces the fields of `rec` with those of `line`, one physical CSV line without its line
+/// end, split at `delimiter` as written (what the `csv` crate reads from a line with no
+/// quote and no `\r`).
+pub(crate) fn split_fields(line: &[u8], delimiter: u8, rec: &mut csv::ByteRecord) {
+    rec.clear();
+    let mut start = 0;
+    for end in memchr::memchr_iter(delimiter, line) {
+        rec.push_field(&line[start..end]);
+        start = end + 1;
+    }
+    rec.push_field(&line[start..]);
 }
 
 /// `e`, or `e` wrapped in [`ParseError::SpansLines`] when the record holds newlines: a bad

@@ -2,11 +2,15 @@
 //!
 //! - Reports of one command only (`solve` with `solve`, `verify` with `verify`; the caller
 //!   dispatches on `command`, so a [`merge`] call sees one [`Counts`] type), with one
-//!   solution limit.
+//!   solution limit, written by one build: the same `version`, and the same `commit` when
+//!   both reports know theirs (not `unknown`).
 //! - **Shards** (`shard` = `K/N`): all of one run, so the same `N` and the same inputs (size
 //!   and SHA-256 fingerprint, whatever the paths), each `K` once. A set that does not cover
 //!   `1/N` … `N/N` is refused, naming what is missing, unless `partial` is asked for; the
-//!   merged report then says `"partial": true` and lists `missing_shards`.
+//!   merged report then says `"partial": true` and lists `missing_shards`. Each input was
+//!   read alike in every shard: the same `layout`, `puzzle_source` and `solution_source`
+//!   (trial 5: a shard run with `--puzzle-column solution` checked the solution grids as
+//!   puzzles, and its merge claimed the stored solutions checked).
 //! - **Whole runs** (no `shard`, merged reports included) of different inputs add up; two
 //!   that cover one input (same fingerprint) would count its records twice and are refused.
 //!   Shards and whole runs are not mixed in one merge: merge the shards first.
@@ -52,6 +56,24 @@ pub enum MergeError {
         b: String,
         /// Its limit.
         lb: u32,
+    },
+    /// Reports of different builds, or shards that read an input differently: what one
+    /// counted is not what the other did.
+    #[error(
+        "{a} and {b} differ in {what}: {va} against {vb}; merge reports of one build, \
+         run with the same flags"
+    )]
+    Settings {
+        /// First report.
+        a: String,
+        /// The other report.
+        b: String,
+        /// The setting, e.g. `version`, `the puzzle source of data.csv`.
+        what: String,
+        /// Its value in `a`.
+        va: String,
+        /// Its value in `b`.
+        vb: String,
     },
     /// A `shard` field that is not `K/N`.
     #[error("{path}: shard {shard:?} is not K/N: {reason}")]
@@ -126,15 +148,22 @@ pub enum MergeError {
         /// The shard.
         shard: String,
     },
-    /// Two whole runs over one input.
-    #[error("{a} and {b} both cover {input}: their counts would be added twice")]
+    /// Two whole runs over one input (the same size and fingerprint, whatever the paths).
+    #[error(
+        "{a} and {b} both cover {}: their counts would be added twice",
+        if input_a == input_b { input_a.clone() } else {
+            format!("{input_a} and {input_b} (the same size and contents)")
+        }
+    )]
     SameInput {
         /// First report.
         a: String,
         /// The other report.
         b: String,
-        /// The input they share.
-        input: String,
+        /// The shared input's path in `a`.
+        input_a: String,
+        /// Its path in `b`.
+        input_b: String,
     },
     /// Shards missing, without `--partial`.
     #[error(
@@ -170,6 +199,15 @@ pub fn merge<C: Counts>(
                 la: first.header.solution_limit,
                 b: p.clone(),
                 lb: r.header.solution_limit,
+            });
+        }
+        if let Some((what, va, vb)) = build_difference(&first.header, &r.header) {
+            return Err(MergeError::Settings {
+                a: first_path.clone(),
+                b: p.clone(),
+                what,
+                va,
+                vb,
             });
         }
     }
@@ -227,7 +265,16 @@ fn fold<C: Counts>(reports: Vec<(String, Report<C>)>, missing: Vec<String>) -> R
     let mut inputs: Vec<InputInfo> = Vec::new();
     let mut counts = C::default();
     let mut header = Header::new(C::COMMAND, Vec::new(), None);
-    header.solution_limit = reports.first().map_or(0, |(_, r)| r.header.solution_limit);
+    if let Some((_, first)) = reports.first() {
+        // Checked: one version, and no two known commits differ.
+        let h = &first.header;
+        header.solution_limit = h.solution_limit;
+        header.version.clone_from(&h.version);
+        header.commit = match reports.iter().all(|(_, r)| r.header.commit == h.commit) {
+            true => h.commit.clone(),
+            false => UNKNOWN.to_string(),
+        };
+    }
     for (i, (path, r)) in reports.iter().enumerate() {
         let h = &r.header;
         if sharded && i > 0 {
@@ -297,6 +344,15 @@ fn check_shards<C>(
                 why,
             });
         }
+        if let Some((what, va, vb)) = reading_difference(&first.inputs, &h.inputs) {
+            return Err(MergeError::Settings {
+                a: a.clone(),
+                b: b.clone(),
+                what,
+                va,
+                vb,
+            });
+        }
         let slot = &mut seen[s.index as usize - 1];
         if let Some(other) = slot {
             return Err(MergeError::SameShard {
@@ -336,6 +392,50 @@ fn input_difference(a: &[InputInfo], b: &[InputInfo]) -> Option<String> {
     })
 }
 
+/// The `commit` of a report whose build did not know it.
+const UNKNOWN: &str = "unknown";
+
+/// How the builds behind two reports differ, as (what, value in `a`, value in `b`): the
+/// version, or both commits when both are known.
+fn build_difference(a: &Header, b: &Header) -> Option<(String, String, String)> {
+    if a.version != b.version {
+        return Some(("version".into(), a.version.clone(), b.version.clone()));
+    }
+    let known = a.commit != UNKNOWN && b.commit != UNKNOWN;
+    (known && a.commit != b.commit).then(|| ("commit".into(), a.commit.clone(), b.commit.clone()))
+}
+
+/// How two shards read the same inputs differently, as (what, value in `a`, value in
+/// `b`): the layout, the puzzle source or the solution source of an input.
+fn reading_difference(a: &[InputInfo], b: &[InputInfo]) -> Option<(String, String, String)> {
+    let none = || "none".to_string();
+    a.iter().zip(b).find_map(|(x, y)| {
+        let fields = [
+            ("layout", Some(&x.layout), Some(&y.layout)),
+            (
+                "puzzle source",
+                Some(&x.puzzle_source),
+                Some(&y.puzzle_source),
+            ),
+            (
+                "solution source",
+                x.solution_source.as_ref(),
+                y.solution_source.as_ref(),
+            ),
+        ];
+        fields
+            .into_iter()
+            .find(|(_, u, v)| u != v)
+            .map(|(what, u, v)| {
+                (
+                    format!("the {what} of {}", x.path),
+                    u.cloned().unwrap_or_else(none),
+                    v.cloned().unwrap_or_else(none),
+                )
+            })
+    })
+}
+
 /// Checks that no two whole runs cover one input (the same fingerprint).
 fn check_disjoint<C>(reports: &[(String, Report<C>)]) -> Result<(), MergeError> {
     let mut seen: BTreeSet<(u64, &str)> = BTreeSet::new();
@@ -347,20 +447,22 @@ fn check_disjoint<C>(reports: &[(String, Report<C>)]) -> Result<(), MergeError> 
             .map(|i| (i.bytes, i.sha256.as_str()))
             .collect();
         if let Some(shared) = mine.iter().find(|k| seen.contains(*k)) {
-            let (b, input) = reports
+            let path_in = |r: &Report<C>| {
+                r.header
+                    .inputs
+                    .iter()
+                    .find(|i| (i.bytes, i.sha256.as_str()) == *shared)
+                    .map(|i| i.path.clone())
+            };
+            let (b, input_b) = reports
                 .iter()
-                .find_map(|(b, rb)| {
-                    rb.header
-                        .inputs
-                        .iter()
-                        .find(|i| (i.bytes, i.sha256.as_str()) == *shared)
-                        .map(|i| (b, i.path.clone()))
-                })
+                .find_map(|(b, rb)| path_in(rb).map(|p| (b, p)))
                 .expect("a fingerprint seen belongs to an earlier report");
             return Err(MergeError::SameInput {
                 a: b.clone(),
                 b: a.clone(),
-                input,
+                input_a: input_b,
+                input_b: path_in(ra).expect("the fingerprint is one of this report's"),
             });
         }
         seen.extend(mine);
@@ -373,12 +475,16 @@ mod tests {
     use super::*;
     use crate::report::{SolveCounts, StatusCounts, Tally};
 
+    const BUILD_VERSION: &str = env!("CARGO_PKG_VERSION");
+
     fn input(records: u64) -> InputInfo {
         InputInfo {
             path: "a.txt".into(),
             bytes: 100,
             sha256: "f".repeat(64),
             layout: "lines".into(),
+            puzzle_source: "field 1".into(),
+            solution_source: Some("81-cell field after the puzzle".into()),
             codec: "none".into(),
             records,
         }
@@ -492,6 +598,70 @@ mod tests {
         assert!(mixed.contains("is a whole run"), "{mixed}");
         let twice = e(vec![whole.clone(), whole]);
         assert!(twice.contains("both cover a.txt"), "{twice}");
+    }
+
+    /// Trial 5: a shard that read no stored solutions (run with `--puzzle-column solution`)
+    /// merged with one that did gave a report claiming them all checked.
+    #[test]
+    fn shards_that_read_differently_or_come_from_other_builds_are_refused() {
+        let e = |set| merge(set, false).unwrap_err().to_string();
+        let mut blind = shard(&[2], "2/2");
+        blind.1.header.inputs[0].solution_source = None;
+        let err = e(vec![shard(&[1], "1/2"), blind]);
+        assert!(
+            err.starts_with(
+                "1of2.json and 2of2.json differ in the solution source of a.txt: \
+                 81-cell field after the puzzle against none;"
+            ),
+            "{err}"
+        );
+        let mut column = shard(&[2], "2/2");
+        column.1.header.inputs[0].puzzle_source = "solution".into();
+        let err = e(vec![shard(&[1], "1/2"), column]);
+        assert!(
+            err.contains("the puzzle source of a.txt: field 1 against solution"),
+            "{err}"
+        );
+        let mut old = shard(&[2], "2/2");
+        old.1.header.version = "0.0.9".into();
+        let err = e(vec![shard(&[1], "1/2"), old]);
+        let want = format!("differ in version: {} against 0.0.9", BUILD_VERSION);
+        assert!(err.contains(&want), "{err}");
+        let commits = |a: &str, b: &str| {
+            let (mut x, mut y) = (shard(&[1], "1/2"), shard(&[2], "2/2"));
+            x.1.header.commit = a.into();
+            y.1.header.commit = b.into();
+            merge(vec![x, y], false)
+        };
+        let err = commits("abc1234", "abc1234-dirty").unwrap_err().to_string();
+        assert!(
+            err.contains("differ in commit: abc1234 against abc1234-dirty"),
+            "{err}"
+        );
+        assert_eq!(
+            commits("abc1234", "abc1234").unwrap().header.commit,
+            "abc1234"
+        );
+        // An unknown commit cannot be compared: merged, and the merge does not claim one.
+        assert_eq!(
+            commits("abc1234", "unknown").unwrap().header.commit,
+            "unknown"
+        );
+    }
+
+    #[test]
+    fn two_whole_runs_of_one_content_name_both_paths() {
+        let mut a = shard(&[1], "1/1");
+        a.1.header.shard = None;
+        let mut b = a.clone();
+        b.0 = "b.json".into();
+        b.1.header.inputs[0].path = "copy.txt".into();
+        let err = merge(vec![a, b], false).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "1of1.json and b.json both cover a.txt and copy.txt (the same size and contents): \
+             their counts would be added twice"
+        );
     }
 
     #[test]

@@ -17,7 +17,7 @@ use std::ops::AddAssign;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::input::Finished;
+use crate::input::{Finished, Layout};
 
 pub use merge::{merge, MergeError};
 pub use solve::{
@@ -25,15 +25,21 @@ pub use solve::{
     TallySummary,
 };
 
-/// The version of the report's JSON layout. 3: solve's `invalid_kinds` and
+/// The version of the report's JSON layout. 4: the build's `commit` in the header, and each
+/// input's `puzzle_source` and `solution_source`, which `report merge` compares (a schema-3
+/// report lacks them, so what its run read could not be checked); 3: solve's `invalid_kinds` and
 /// `solutions_capped` (a schema-2 report lacks them, so merging it with a schema-3 one would
 /// give kinds that do not add up to `invalid`); 2: the shared [`Header`] (`schema_version`,
 /// `sha256` per input, `merged_from`, `shards`, `partial`, `missing_shards`,
 /// `wall_ms_sum`); 1 (no `schema_version` field) is the layout of sudoku-batch 0.1 before it.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// The `tool` field of every report.
 pub const TOOL: &str = "sudoku-batch";
+
+/// The git commit of this build (`build.rs`): short hash, `-dirty` when tracked files
+/// differed from it, or `unknown` when git could not say.
+pub const BUILD_COMMIT: &str = env!("SUDOKU_BATCH_GIT_COMMIT");
 
 /// One input of a run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,8 +54,16 @@ pub struct InputInfo {
     /// fingerprint agree, whatever the path was on each host. Computed only when a report is
     /// written ([`crate::input::ReadOptions::hash`]); empty otherwise.
     pub sha256: String,
-    /// Layout read: `lines` or `csv`.
+    /// Layout read: `lines`, `csv`, `jsonl` or `parquet`.
     pub layout: String,
+    /// Where the puzzles were read: the puzzle column's header name or key (`column N`,
+    /// 1-based, for a CSV without a header), or `field N` (1-based) of a line.
+    pub puzzle_source: String,
+    /// Where stored solutions were looked for: the solution column's name (`column N`
+    /// without a header), `81-cell field after the puzzle` for lines, or `null`: none
+    /// (`solve`, and a table without a solution column). What the layout says, whether or
+    /// not a row held one; `verify`'s `solution_source` says where solutions were found.
+    pub solution_source: Option<String>,
     /// How the input was compressed: `none`, `gzip`, `zstd`, `xz`, `bzip2` or `zip` (empty
     /// in a report written before codecs were named).
     #[serde(default)]
@@ -59,14 +73,16 @@ pub struct InputInfo {
 }
 
 impl InputInfo {
-    /// The entry for input `path`, as its reader `done` describes it, of which `records`
-    /// records were read.
-    pub fn new(path: &str, done: &Finished, records: u64) -> InputInfo {
+    /// The entry for input `path`, read in `layout`, as its reader `done` describes it, of
+    /// which `records` records were read.
+    pub fn new(path: &str, layout: &Layout, done: &Finished, records: u64) -> InputInfo {
         InputInfo {
             path: path.to_string(),
             bytes: done.bytes,
             sha256: done.sha256.clone().unwrap_or_default(),
             layout: done.layout.to_string(),
+            puzzle_source: layout.puzzle_source(),
+            solution_source: layout.solution_source(),
             codec: done.codec.to_string(),
             records,
         }
@@ -80,6 +96,10 @@ pub struct Header {
     pub tool: String,
     /// Version of the tool that wrote the report (Cargo package version).
     pub version: String,
+    /// Git commit of the build that wrote the report, as `build.rs` found it: short hash,
+    /// `-dirty` when tracked files differed from it, or `unknown`. A merged report keeps
+    /// its reports' commit (`unknown` when one of them had none).
+    pub commit: String,
     /// Layout of this JSON ([`SCHEMA_VERSION`]).
     pub schema_version: u32,
     /// The command whose counts follow: `solve` or `verify`.
@@ -123,6 +143,7 @@ impl Header {
         Header {
             tool: TOOL.to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
+            commit: BUILD_COMMIT.to_string(),
             schema_version: SCHEMA_VERSION,
             command: command.to_string(),
             input_bytes: inputs.iter().map(|i| i.bytes).sum(),

@@ -312,6 +312,7 @@ pub fn describe(e: &ParseError, field: &str) -> String {
         ParseError::FieldCount { .. }
         | ParseError::MissingField { .. }
         | ParseError::LineTooLong { .. }
+        | ParseError::UnclosedQuote { .. }
         | ParseError::Record(_) => {
             format!("row: {e}")
         }
