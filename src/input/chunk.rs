@@ -9,15 +9,16 @@
 //! rather than borrowed because a stream's block is dropped as soon as it is used, and the
 //! copy (about 82 bytes a record, one `memcpy`) costs a small part of what parsing did:
 //! `dedup --iso` spent a fifth of its CPU time in the take before (BENCHMARKS.md, "The
-//! engine's read path"). A CSV take reads the rows with the `csv` crate (where a row ends
-//! depends on the quotes before it, so that part stays serial) into the buffers of records
-//! already consumed, and leaves their fields to [`RawChunk::parse`] too. Parquet records are
-//! parsed in the take.
+//! engine's read path"). A CSV take does the same for a row that is one plain line (no
+//! quote, no lone `\r`: every row of the usual datasets); a row with a quote is read by the
+//! `csv` crate (where it ends depends on the quotes before it), into the field buffers of
+//! records already consumed. [`RawChunk::parse`] splits the plain rows into fields and
+//! parses both kinds. Parquet records are parsed in the take.
 
 use std::sync::Arc;
 
 use super::jsonl::{JsonColumns, Parsed};
-use super::record::{line_fields, spanning_lines, MAX_LINE};
+use super::record::{line_fields, spanning_lines, split_fields, MAX_LINE};
 use super::RawRecord;
 use crate::grid::{parse_cells, parse_solution, Grid, ParseError};
 
@@ -29,7 +30,7 @@ use crate::grid::{parse_cells, parse_solution, Grid, ParseError};
 pub struct RawChunk {
     records: Vec<RawRecord>,
     /// The taken lines' text, back to back (each trimmed as [`super::record::data_line`]
-    /// trims it).
+    /// trims it), or the plain CSV rows' text (without the line end).
     text: Vec<u8>,
     /// The taken lines not yet parsed, in input order.
     lines: Vec<Unparsed>,
@@ -50,13 +51,26 @@ struct UnparsedRow {
     record: u64,
     /// 1-based line where the row starts.
     line: u64,
-    fields: csv::ByteRecord,
+    /// The fields as the reader found them; `None` for a plain row ([`Row::Text`]), whose
+    /// text ends at `end` in [`RawChunk::text`] (it starts where the previous one ends).
+    fields: Option<csv::ByteRecord>,
+    end: usize,
     /// Fields a row should have (the header's, or the first row's).
     expected: usize,
     /// Invalid whatever its fields hold, found by the reader: longer than [`MAX_LINE`]
     /// (`fields` are empty), or an unclosed quote that swallowed rows (`fields` are its
     /// first line's).
     error: Option<ParseError>,
+}
+
+/// A CSV row as the take found it.
+pub(crate) enum Row<'a> {
+    /// Read by the `csv` crate, or made by the reader, with the row's error if the reader
+    /// found one (see [`UnparsedRow::error`]).
+    Fields(csv::ByteRecord, Option<ParseError>),
+    /// A plain line (no quote, no lone `\r`, not longer than [`MAX_LINE`]) without its
+    /// line end: its fields are the text between delimiters.
+    Text(&'a [u8]),
 }
 
 /// A data line taken but not yet parsed.
@@ -88,7 +102,8 @@ impl RawChunk {
     pub fn clear(&mut self) {
         let fields = self.records.drain(..).filter_map(|r| r.fields);
         self.spare.extend(fields);
-        self.spare.extend(self.rows.drain(..).map(|r| r.fields));
+        self.spare
+            .extend(self.rows.drain(..).filter_map(|r| r.fields));
         self.text.clear();
         self.lines.clear();
     }
@@ -99,17 +114,25 @@ impl RawChunk {
     pub fn parse(&mut self) {
         if let Some(columns) = &self.columns {
             self.records.reserve(self.rows.len());
+            let mut start = 0;
             for r in self.rows.drain(..) {
+                let text = &self.text[start..r.end];
+                start = r.end;
+                let fields = r.fields.unwrap_or_else(|| {
+                    let mut f = self.spare.pop().unwrap_or_default();
+                    split_fields(text, columns.delimiter, &mut f);
+                    f
+                });
                 let (puzzle, solution) = match r.error {
                     Some(e) => (Err(e), None),
-                    None => columns.parse(&r.fields, r.expected),
+                    None => columns.parse(&fields, r.expected),
                 };
                 self.records.push(RawRecord {
                     record: r.record,
                     line: r.line,
                     puzzle,
                     solution,
-                    fields: Some(r.fields),
+                    fields: Some(fields),
                 });
             }
         }
@@ -159,25 +182,31 @@ impl RawChunk {
         self.spare.push(fields);
     }
 
-    /// Takes CSV row `fields` (1-based line `line`, record `record`; `expected` fields a row
-    /// should have; `error`: invalid whatever it holds, see [`UnparsedRow`]). `columns`
-    /// parses it later.
+    /// Takes CSV row `row` (1-based line `line`, record `record`; `expected` fields a row
+    /// should have). `columns` splits and parses it later.
     pub(crate) fn push_row(
         &mut self,
         columns: &Arc<CsvColumns>,
         record: u64,
         line: u64,
-        fields: csv::ByteRecord,
+        row: Row,
         expected: usize,
-        error: Option<ParseError>,
     ) {
         if self.columns.is_none() {
             self.columns = Some(Arc::clone(columns));
         }
+        let (fields, error) = match row {
+            Row::Fields(f, e) => (Some(f), e),
+            Row::Text(text) => {
+                self.text.extend_from_slice(text);
+                (None, None)
+            }
+        };
         self.rows.push(UnparsedRow {
             record,
             line,
             fields,
+            end: self.text.len(),
             expected,
             error,
         });
@@ -205,12 +234,13 @@ impl RawChunk {
     }
 }
 
-/// Which fields of a CSV row hold the puzzle and the stored solution (0-based): shared by
-/// the chunks that a CSV reader fills.
+/// Which fields of a CSV row hold the puzzle and the stored solution (0-based), and what
+/// separates fields: shared by the chunks that a CSV reader fills.
 #[derive(Debug)]
 pub(crate) struct CsvColumns {
     pub(crate) puzzle: usize,
     pub(crate) solution: Option<usize>,
+    pub(crate) delimiter: u8,
 }
 
 impl CsvColumns {

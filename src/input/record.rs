@@ -123,6 +123,19 @@ pub fn line_fields(line: &[u8], field: usize) -> (Option<&[u8]>, Option<&[u8]>) 
     (puzzle, pick_solution(fields))
 }
 
+/// Replaces the fields of `rec` with those of `line`, one physical CSV line without its line
+/// end, split at `delimiter` as written (what the `csv` crate reads from a line with no
+/// quote and no `\r`).
+pub(crate) fn split_fields(line: &[u8], delimiter: u8, rec: &mut csv::ByteRecord) {
+    rec.clear();
+    let mut start = 0;
+    for end in memchr::memchr_iter(delimiter, line) {
+        rec.push_field(&line[start..end]);
+        start = end + 1;
+    }
+    rec.push_field(&line[start..]);
+}
+
 /// `e`, or `e` wrapped in [`ParseError::SpansLines`] when the record holds newlines: a bad
 /// record over several lines is most likely an unclosed quote that ate the lines after it.
 pub(crate) fn spanning_lines(e: ParseError, rec: &csv::ByteRecord) -> ParseError {
