@@ -683,7 +683,10 @@ fn reports_name_the_stored_size_and_the_content_fingerprint() {
         .assert()
         .code(0);
     let from_stdin = json(&stdin_report);
-    assert_eq!(from_stdin["inputs"][0]["file_bytes"], serde_json::Value::Null);
+    assert_eq!(
+        from_stdin["inputs"][0]["file_bytes"],
+        serde_json::Value::Null
+    );
     assert_eq!(from_stdin["inputs"][0]["content_sha256"], digest);
     assert_eq!(from_stdin["input_bytes"], 0);
     let from_gz = report(&gz, None, "gz");
