@@ -7,7 +7,7 @@
 //! of its line. A CSV field with a quoted newline that straddles a cut would be split; the
 //! datasets this tool targets have none (documented in README). An unclosed quote is read as
 //! a one-line invalid row wherever the cut is (the reader looks past a shard's end to judge
-//! it: [`super::reader`]), so it does not count. Every CSV shard reads the header from the
+//! it: the reader module), so it does not count. Every CSV shard reads the header from the
 //! start of the file.
 //!
 //! Record and line numbers stay those of the whole file: a shard counts the newlines before
