@@ -153,13 +153,8 @@ where
             for (raw, k) in raws.iter().zip(keys) {
                 sum.train += 1;
                 sides[0].note(raw);
-                let k = match k {
-                    Ok(k) => k,
-                    Err(e) => {
-                        sum.train_invalid += 1;
-                        notes.add(path, raw.line, e);
-                        continue;
-                    }
+                let Some(k) = valid(k, &mut sum.train_invalid, &mut notes, path, raw.line) else {
+                    continue;
                 };
                 let row = (input as u32, raw.line);
                 for (map, key) in maps
@@ -181,13 +176,9 @@ where
                 for (raw, k) in raws.iter().zip(keys) {
                     sum.test += 1;
                     sides[1].note(raw);
-                    let k = match k {
-                        Ok(k) => k,
-                        Err(e) => {
-                            sum.test_invalid += 1;
-                            notes.add(path, raw.line, e);
-                            continue;
-                        }
+                    let Some(k) = valid(k, &mut sum.test_invalid, &mut notes, path, raw.line)
+                    else {
+                        continue;
                     };
                     let Some((relation, (ti, tl))) = find(&maps, k) else {
                         continue;
@@ -239,6 +230,23 @@ where
         );
     }
     Ok(sum)
+}
+
+/// A record's keys, or `None` when it is not a puzzle: then counted in `invalid` and noted
+/// as `path:line: reason`.
+fn valid<'k>(
+    keys: &'k Result<Keys, ParseError>,
+    invalid: &mut u64,
+    notes: &mut Notes,
+    path: &str,
+    line: u64,
+) -> Option<&'k Keys> {
+    keys.as_ref()
+        .inspect_err(|e| {
+            *invalid += 1;
+            notes.add(path, line, e);
+        })
+        .ok()
 }
 
 /// The first train row a test row's keys match, with the relation.

@@ -339,6 +339,23 @@ fn text(spare: &mut Vec<csv::ByteRecord>, puzzle: &[u8], solution: &[u8]) -> csv
     f
 }
 
+/// Every record of `data`, read in takes of `max` records, each take parsed after it as the
+/// engine parses it (outside the read lock), handed to `f` in order. For the readers' tests.
+#[cfg(test)]
+pub(crate) fn for_each_parsed(mut data: super::Dataset, max: usize, mut f: impl FnMut(&RawRecord)) {
+    let mut chunk = RawChunk::default();
+    loop {
+        data.take(&mut chunk, max).unwrap();
+        if chunk.is_empty() {
+            return;
+        }
+        assert!(chunk.records().is_empty(), "records wait for parse()");
+        chunk.parse();
+        assert_eq!(chunk.records().len(), chunk.len());
+        chunk.records().iter().for_each(&mut f);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,28 +374,19 @@ mod tests {
     /// Every record of `data` as (record, line, puzzle text, solution text, puzzle or
     /// error), read in takes of `max` records each parsed after the take, as the engine
     /// reads them.
-    fn taken(mut data: Dataset, max: usize) -> Vec<(u64, u64, String, String, String)> {
+    fn taken(data: Dataset, max: usize) -> Vec<(u64, u64, String, String, String)> {
         let layout: Layout = data.layout().clone();
-        let mut chunk = RawChunk::default();
         let mut all = Vec::new();
-        loop {
-            data.take(&mut chunk, max).unwrap();
-            if chunk.is_empty() {
-                return all;
-            }
-            assert!(chunk.records().is_empty(), "lines wait for parse()");
-            chunk.parse();
-            assert_eq!(chunk.records().len(), chunk.len());
-            for r in chunk.records() {
-                let (p, s) = layout.record_text(r);
-                let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-                let puzzle = match &r.puzzle {
-                    Ok(g) => g.to_string(),
-                    Err(e) => format!("error: {e}"),
-                };
-                all.push((r.record, r.line, text(p), text(s), puzzle));
-            }
-        }
+        for_each_parsed(data, max, |r| {
+            let (p, s) = layout.record_text(r);
+            let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+            let puzzle = match &r.puzzle {
+                Ok(g) => g.to_string(),
+                Err(e) => format!("error: {e}"),
+            };
+            all.push((r.record, r.line, text(p), text(s), puzzle));
+        });
+        all
     }
 
     /// Issue "engine read path": the kept text of lines records, now parsed after the

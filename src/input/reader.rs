@@ -380,33 +380,27 @@ fn too_long() -> ParseError {
 #[cfg(test)]
 mod tests {
     use crate::grid::fixtures::{P, S};
+    use crate::input::chunk::for_each_parsed;
     use crate::input::record::MAX_LINE;
-    use crate::input::{Dataset, RawChunk, ReadOptions};
+    use crate::input::{Dataset, ReadOptions};
 
     /// A record as read: record, line, fields, puzzle (or error), solution (or error).
     type Read = (u64, u64, Vec<Vec<u8>>, String, String);
 
     /// Every record of `data`, read in takes of `max` records each parsed after the take.
-    fn read(mut data: Dataset, max: usize) -> Vec<Read> {
-        let mut chunk = RawChunk::default();
+    fn read(data: Dataset, max: usize) -> Vec<Read> {
         let mut all = Vec::new();
-        loop {
-            data.take(&mut chunk, max).unwrap();
-            if chunk.is_empty() {
-                return all;
-            }
-            chunk.parse();
-            for r in chunk.records() {
-                let fields = r.fields.as_ref().unwrap().iter().map(<[u8]>::to_vec);
-                all.push((
-                    r.record,
-                    r.line,
-                    fields.collect(),
-                    format!("{:?}", r.puzzle),
-                    format!("{:?}", r.solution),
-                ));
-            }
-        }
+        for_each_parsed(data, max, |r| {
+            let fields = r.fields.as_ref().unwrap().iter().map(<[u8]>::to_vec);
+            all.push((
+                r.record,
+                r.line,
+                fields.collect(),
+                format!("{:?}", r.puzzle),
+                format!("{:?}", r.solution),
+            ));
+        });
+        all
     }
 
     /// A CSV of `n` rows drawn by a seeded generator from `kinds` (see the match), each
