@@ -820,6 +820,44 @@ fn case_c41_ragged_rows_are_named_and_the_rest_go_on() {
         ]
     );
     assert_eq!(json["verdicts"]["ok"], 3, "lines 2, 5 (quoted) and 6");
+    // Trial 6: the ragged rows carry a solution; it was not compared, but they did not
+    // "have none".
+    assert_eq!(json["stored_solutions_compared"], 3);
+    assert_eq!(json["stored_solutions_not_compared"], 2);
+    assert_eq!(json["rows_without_solution"], 0);
+}
+
+/// Trial 6: a row whose stored solution opens a quote it never closes is rejected as a row
+/// (`puzzle-malformed`); its solution was not compared, but the row did carry one.
+#[test]
+fn an_unclosed_quote_in_the_solution_is_not_a_row_without_solution() {
+    let rows = sample_rows();
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("q.csv");
+    let mut text = String::from("quizzes,solutions\n");
+    for (i, (p, s)) in rows.iter().take(6).enumerate() {
+        let quote = if i == 2 { "\"" } else { "" };
+        text.push_str(&format!("{p},{quote}{s}\n"));
+    }
+    fs::write(&csv, text).unwrap();
+    let (got, json, err) = verify(dir.path(), &csv, &[], 1);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(
+        (got[0][1].as_str(), got[0][2].as_str()),
+        ("4", "puzzle-malformed")
+    );
+    assert!(
+        got[0][3].contains("solutions (column 2) opens a quote"),
+        "{got:?}"
+    );
+    assert_eq!(json["verdicts"]["ok"], 5);
+    assert_eq!(json["stored_solutions_compared"], 5);
+    assert_eq!(json["stored_solutions_not_compared"], 1);
+    assert_eq!(json["rows_without_solution"], 0);
+    assert!(
+        err.contains("; 5 stored solutions compared, 1 not compared (row failed first)\n"),
+        "{err}"
+    );
 }
 
 #[test]
