@@ -288,13 +288,12 @@ fn oversubscribed_rows_and_the_load_average_are_in_every_export() {
     if Path::new("/proc/loadavg").exists() {
         for key in ["load_average_start", "load_average_end"] {
             for m in ["one_min", "five_min", "fifteen_min"] {
-                let x = p[key][m].as_f64().unwrap_or_else(|| panic!("{key}.{m}: {p}"));
+                let x = p[key][m]
+                    .as_f64()
+                    .unwrap_or_else(|| panic!("{key}.{m}: {p}"));
                 assert!(x >= 0.0, "{key}.{m}: {x}");
             }
-            let fields: Vec<f64> = row[key]
-                .split(' ')
-                .map(|f| f.parse().unwrap())
-                .collect();
+            let fields: Vec<f64> = row[key].split(' ').map(|f| f.parse().unwrap()).collect();
             assert_eq!(fields.len(), 3, "{key}: {:?}", row[key]);
             assert!((fields[0] - p[key]["one_min"].as_f64().unwrap()).abs() < 0.006);
         }
@@ -305,7 +304,10 @@ fn oversubscribed_rows_and_the_load_average_are_in_every_export() {
     } else {
         assert!(p["load_average_start"].is_null() && p["load_average_end"].is_null());
         assert_eq!(row["load_average_start"], "");
-        assert_eq!(md_line, "- load average (1, 5, 15 min): unknown at the start, unknown at the end");
+        assert_eq!(
+            md_line,
+            "- load average (1, 5, 15 min): unknown at the start, unknown at the end"
+        );
     }
 }
 
