@@ -19,8 +19,9 @@ pub(crate) fn echo_delimiter(layout: &Layout) -> u8 {
 /// Writes each CSV record with two added columns: the 81-digit solution (empty when there
 /// is none) and the status word. The added names are `solution` and `status`, suffixed with
 /// `_2`, `_3`, ... where the input already has such a column. A row shorter than the header
-/// is padded with empty fields, a longer one cut to it. Fields are separated by the input's
-/// delimiter ([`echo_delimiter`]).
+/// is padded with empty fields, a longer one cut to it. Fields are separated by a CSV
+/// input's own delimiter (sniffed or given with `--delimiter`), by `,` for JSON Lines and
+/// Parquet.
 pub struct CsvWriter {
     out: csv::Writer<Target>,
     row: csv::ByteRecord,
@@ -45,7 +46,7 @@ pub(crate) fn fresh_name(base: &str, taken: &[String]) -> String {
 
 impl CsvWriter {
     /// Writes the header of `layout`'s input (when it has one) to `out`, separated as the
-    /// input is ([`echo_delimiter`]).
+    /// input is (see [`CsvWriter`]).
     ///
     /// # Errors
     /// Any I/O error.
