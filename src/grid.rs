@@ -153,7 +153,20 @@ pub fn parse_cells(field: &[u8]) -> Result<Grid, ParseError> {
 /// # Errors
 /// As [`parse_cells`], plus [`ParseError::BlankInSolution`] naming the first blank.
 pub fn parse_solution(field: &[u8]) -> Result<Grid, ParseError> {
-    let g = parse_cells(field)?;
+    // A solution has no blanks, so no leading zeros to lose: the puzzle's hint fits only a
+    // field that holds a `0` (trial 6: a solution cut by one digit was sent looking for a
+    // spreadsheet), and then it names the solution.
+    let g = parse_cells(field).map_err(|e| match e {
+        ParseError::Length { found, hint } if hint == LEADING_ZEROS_HINT => ParseError::Length {
+            found,
+            hint: if field.contains(&b'0') {
+                LEADING_ZEROS_SOLUTION_HINT
+            } else {
+                ""
+            },
+        },
+        e => e,
+    })?;
     match g.0.iter().position(|&d| d == 0) {
         Some(i) => Err(ParseError::BlankInSolution {
             column: i + 1,
@@ -196,7 +209,7 @@ fn diagnose(field: &[u8]) -> ParseError {
         return ParseError::BadChar { column: i + 1, ch };
     }
     let hint = if (70..CELLS).contains(&found) && text.bytes().all(|b| b.is_ascii_digit()) {
-        " (all digits: leading zeros lost? a spreadsheet may have stored the puzzle as a number)"
+        LEADING_ZEROS_HINT
     } else if found == CELLS * 9 && field.iter().all(|&b| is_cell_byte(b)) {
         PENCIL_MARK_HINT
     } else if field.contains(&b'\r') {
@@ -206,6 +219,14 @@ fn diagnose(field: &[u8]) -> ParseError {
     };
     ParseError::Length { found, hint }
 }
+
+/// The hint for a puzzle field of 70-80 digits: a spreadsheet that read it as a number.
+const LEADING_ZEROS_HINT: &str =
+    " (all digits: leading zeros lost? a spreadsheet may have stored the puzzle as a number)";
+
+/// [`LEADING_ZEROS_HINT`] for a stored-solution field (one that holds a `0`).
+const LEADING_ZEROS_SOLUTION_HINT: &str =
+    " (all digits: leading zeros lost? a spreadsheet may have stored the solution as a number)";
 
 /// The hint for a 729-character field of cells: 9 candidates for each of the 81 cells, as
 /// Sukaku and pencil-mark exports write them (issue 10).
@@ -450,6 +471,29 @@ pub(crate) mod fixtures {
 mod tests {
     use super::fixtures::P;
     use super::*;
+
+    /// Trial 6: the leading-zeros hint is about a puzzle; a short solution of digits 1-9
+    /// gets none, and one holding a `0` is named a solution.
+    #[test]
+    fn the_leading_zeros_hint_fits_the_field() {
+        let digits = "123456789".repeat(9);
+        let short = &digits[..80];
+        let hint = |e: ParseError| match e {
+            ParseError::Length { found: 80, hint } => hint,
+            e => panic!("{e:?}"),
+        };
+        assert_eq!(
+            hint(parse_cells(short.as_bytes()).unwrap_err()),
+            LEADING_ZEROS_HINT
+        );
+        assert_eq!(hint(parse_solution(short.as_bytes()).unwrap_err()), "");
+        let zero = format!("0{}", &digits[..79]);
+        let e = parse_solution(zero.as_bytes()).unwrap_err();
+        assert!(
+            e.to_string().ends_with("stored the solution as a number)"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn all_three_blank_symbols_parse_alike() {

@@ -467,6 +467,8 @@ fn damaged_and_missing_stored_solutions_are_counted() {
             r[3].starts_with(&format!("solution: {n} characters, expected 81")),
             "{r:?}"
         );
+        // Trial 6: a solution (digits 1-9) has no leading zeros to lose.
+        assert!(!r[3].contains("leading zeros"), "{r:?}");
     }
     assert_eq!(json["verdicts"]["ok"], 3);
     assert_eq!(json["stored_solutions_compared"], 4);
