@@ -283,3 +283,42 @@ fn a_solution_column_found_by_content_survives_a_damaged_row() {
         v.err
     );
 }
+
+/// Trial 6, finding 7: a header naming no puzzle column is refused naming the column that
+/// holds the puzzles (`--puzzle-column grid`), and never suggesting `--format lines`, which
+/// would read each row's id as its puzzle.
+#[test]
+fn a_header_without_a_puzzle_name_is_refused_naming_the_puzzle_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("id,grid,answer_grid\n");
+    for (i, (p, s)) in kaggle_rows(3).into_iter().enumerate() {
+        text += &format!("{},{p},{s}\n", i + 1);
+    }
+    let f = dir.path().join("ag.csv");
+    fs::write(&f, text).unwrap();
+    let (code, _, err) = run(&["verify"], &f);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("column \"grid\" holds puzzles: choose it with --puzzle-column grid"),
+        "{err}"
+    );
+    assert!(!err.contains("--format lines"), "{err}");
+    // A name that would need quoting is given by number.
+    let text = fs::read_to_string(&f)
+        .unwrap()
+        .replacen("grid,", "the grid,", 1);
+    fs::write(&f, text).unwrap();
+    let (code, _, err) = run(&["solve", "-q"], &f);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("choose it with --puzzle-column 2"), "{err}");
+    // No column of puzzles: the general hint, still not --format lines.
+    fs::write(&f, "id,name\n1,a\n2,b\n").unwrap();
+    let (code, _, err) = run(&["solve", "-q"], &f);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("choose one with --puzzle-column NAME or N"),
+        "{err}"
+    );
+    assert!(!err.contains("--format lines"), "{err}");
+}

@@ -223,6 +223,37 @@ fn shown(delimiter: u8) -> String {
     }
 }
 
+/// How to choose the puzzle column of a CSV whose `header` names none: the column where most
+/// of the first data rows hold puzzles, by name (by number when the name would need quoting
+/// or is not unique), else any column by `--puzzle-column`.
+fn puzzle_hint(bytes: &[u8], delimiter: u8, header: &[String]) -> String {
+    let rows = sample_rows(bytes, delimiter, true);
+    let found =
+        puzzle_by_content(&rows, header.len()).filter(|&i| 2 * held(&rows, i).grids > rows.len());
+    let Some(i) = found else {
+        return "choose one with --puzzle-column NAME or N".to_string();
+    };
+    let name = &header[i];
+    let plain = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b))
+        && header
+            .iter()
+            .filter(|h| h.eq_ignore_ascii_case(name))
+            .count()
+            == 1;
+    let flag = if plain {
+        name.clone()
+    } else {
+        (i + 1).to_string()
+    };
+    format!(
+        "column {} holds puzzles: choose it with --puzzle-column {flag}",
+        column_name(Some(header), i)
+    )
+}
+
 /// The delimiter under which `line` names a puzzle column, if any.
 fn naming_delimiter(line: &[u8]) -> Option<u8> {
     DELIMITERS
@@ -278,12 +309,15 @@ pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
             if let Some(d) = DELIMITERS.into_iter().find(|d| line.contains(d)) {
                 let fields = csv_fields(line, d);
                 if !fields.iter().any(|f| is_grid(f.as_bytes())) {
+                    // No `--format lines` hint: `line_field` found no puzzle starting a
+                    // line or standing as a field in the first data lines, so read as lines
+                    // every row would be invalid (trial 6: the id read as the puzzle).
                     return Err(format!(
                         "looks like CSV ({} delimiter), but its first line {} names no puzzle \
-                         column (expected one of {PUZZLE_NAMES:?}); choose one with \
-                         --puzzle-column NAME or N, or read the file as lines with --format lines",
+                         column (expected one of {PUZZLE_NAMES:?}); {}",
                         shown(d),
-                        brief(&fields)
+                        brief(&fields),
+                        puzzle_hint(bytes, d, &fields)
                     ));
                 }
             }
