@@ -274,8 +274,8 @@ fn rows_that_cannot_be_augmented_are_skipped_and_counted_or_kept_bare() {
         ]
     );
     assert!(
-        err.contains("mixed.txt:2: more than one solution: kept without a solution\n")
-            && err.contains("mixed.txt:5: no solution: kept without a solution\n")
+        err.contains("mixed.txt:2: multiple: more than one solution: kept without a solution\n")
+            && err.contains("mixed.txt:5: unsolvable: no solution: kept without a solution\n")
             && err
                 .lines()
                 .filter(|l| l.contains("kept without a solution"))

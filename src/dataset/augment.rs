@@ -299,8 +299,8 @@ fn write_record(
 fn describe(skip: &Skip) -> String {
     match skip {
         Skip::Invalid(e) => e.to_string(),
-        Skip::Unsolvable => "no solution".to_string(),
-        Skip::Multiple => "more than one solution".to_string(),
+        Skip::Unsolvable => "unsolvable: no solution".to_string(),
+        Skip::Multiple => "multiple: more than one solution".to_string(),
         Skip::WrongSolution(why) => why.clone(),
     }
 }
