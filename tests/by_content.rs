@@ -183,7 +183,10 @@ fn headerless_solve_reads_the_puzzles_not_the_solutions() {
     );
     let (code, out, err) = run(&["solve", "-q", "-j", "2", "--no-header"], &f);
     assert_eq!(code, 1, "one invalid row: {err}");
-    assert!(err.contains("nh7.csv:1: column 1: invalid character 'x'"), "{err}");
+    assert!(
+        err.contains("nh7.csv:1: column 1: invalid character 'x'"),
+        "{err}"
+    );
     let out: Vec<Vec<String>> = csv::ReaderBuilder::new()
         .has_headers(false)
         .from_reader(out.as_bytes())
