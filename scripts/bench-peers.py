@@ -3,7 +3,12 @@
 ../shared/data, single thread, solver only, in both first-solution and uniqueness mode.
 
 usage: scripts/bench-peers.py [--rounds N] [--min-time S] [--seed N] [--tdoku DIR]
-                              [--shared DIR] [--out BENCHMARKS.md] [--whole-process]
+                              [--shared DIR] [--out FILE] [--peer-target DIR] [--whole-process]
+
+It rewrites a block of BENCHMARKS.md in place (`--out` names another file): commit or stash
+that file first if it has changes of yours. To get tdoku:
+`git clone https://github.com/t-dillon/tdoku DIR`, then pass `--tdoku DIR` (the script
+builds it with ../shared/tools/peer-tdoku/build.sh DIR, which needs clang and cmake).
 
 Builds our release binary, the `sudoku` crate's harness (../shared/tools/peer-rust-sudoku) and,
 when DIR/build/run_benchmark is missing, tdoku with ../shared/tools/peer-tdoku/build.sh DIR
@@ -65,6 +70,12 @@ LINE_FILES = [
 KAGGLE = "kaggle_1m_sample.csv"
 BEGIN, END = "<!-- peers:begin -->", "<!-- peers:end -->"
 BEGIN3, END3 = "<!-- peers3:begin -->", "<!-- peers3:end -->"
+# Under a command line with `--tdoku DIR`: how to get DIR (the measuring machine's own path
+# is not written; see `recorded_command`).
+TDOKU_DIR = ("DIR: a checkout of github.com/t-dillon/tdoku (`git clone "
+             "https://github.com/t-dillon/tdoku DIR`), built with "
+             "`../shared/tools/peer-tdoku/build.sh DIR` (the script runs it when "
+             "DIR/build/run_benchmark is missing).")
 # Whole-process runs repeat a dataset until it holds at least this many puzzles.
 REPEAT_TO = 200_000
 
@@ -321,6 +332,10 @@ def three_way_table(rows, args, command, commit):
         command,
         "```",
         "",
+    ]
+    if args.tdoku is not None:
+        lines += [TDOKU_DIR, ""]
+    lines += [
         "| dataset | first: ours / s | first: tdoku `-f` / s | ratio | first: `sudoku` crate / s "
         "| ratio | unique: ours / s | unique: tdoku / s | ratio "
         "| guesses/puzzle first (ours / tdoku) | unique (ours / tdoku) |",
@@ -389,23 +404,57 @@ def whole_process(args, data: Path, commit: str, command: str):
     print(block)
 
 
+def recorded_command(argv):
+    """The command line written above a table: the arguments as given, but a `--tdoku` path
+    (a checkout on the measuring machine, private to it) as `DIR`, explained under the block."""
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            out.append("DIR")
+            skip = False
+        elif a == "--tdoku":
+            out.append(a)
+            skip = True
+        elif a.startswith("--tdoku="):
+            out.append("--tdoku=DIR")
+        else:
+            out.append(a)
+    return ("scripts/bench-peers.py " + " ".join(out)).strip()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--min-time", type=float, default=2.0, help="seconds timed per run")
-    ap.add_argument("--seed", type=int, default=7, help="seed of the random isomorphs that all three tools solve")
-    ap.add_argument("--tdoku", type=Path, help="a checkout of github.com/t-dillon/tdoku")
-    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
-    ap.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
-    ap.add_argument("--peer-target", type=Path, default=ROOT / "target" / "peer")
+    ap.add_argument("--rounds", type=int, default=3, metavar="N",
+                    help="alternating rounds; the table gives medians over them (default: %(default)s)")
+    ap.add_argument("--min-time", type=float, default=2.0, metavar="S",
+                    help="seconds timed per run of each tool (default: %(default)s)")
+    ap.add_argument("--seed", type=int, default=7, metavar="N",
+                    help="seed of the random isomorphs that all three tools solve (default: %(default)s)")
+    ap.add_argument("--tdoku", type=Path, metavar="DIR",
+                    help="a checkout of github.com/t-dillon/tdoku (git clone "
+                    "https://github.com/t-dillon/tdoku DIR), built with "
+                    "../shared/tools/peer-tdoku/build.sh DIR when DIR/build/run_benchmark is "
+                    "missing (default: none; the tdoku columns then say n/a)")
+    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared", metavar="DIR",
+                    help="the shared folder with data/ and tools/ (default: ../shared beside "
+                    "the repository)")
+    ap.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md", metavar="FILE",
+                    help="the Markdown file whose block between the markers is replaced "
+                    "(default: the repository's BENCHMARKS.md, rewritten in place; a file "
+                    "without the markers gets the block appended)")
+    ap.add_argument("--peer-target", type=Path, default=ROOT / "target" / "peer", metavar="DIR",
+                    help="cargo target folder for the `sudoku` crate's harness "
+                    "(default: target/peer in the repository)")
     ap.add_argument("--whole-process", action="store_true",
-                    help="the older comparison against the crate alone, parse included")
+                    help="run instead the older comparison against the crate alone, parse "
+                    "included (issue 4, target 1; the <!-- peers:begin --> block); without "
+                    "it (the default) the three-way table of issue 14 (<!-- peers3:begin -->)")
     args = ap.parse_args()
     data = args.shared / "data"
     if not data.is_dir():
         raise SystemExit(f"{data} is not present: nothing to compare on")
     commit = run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT).stdout.strip()
-    command = ("scripts/bench-peers.py " + " ".join(sys.argv[1:])).strip()
+    command = recorded_command(sys.argv[1:])
     if args.whole_process:
         whole_process(args, data, commit, command)
     else:

@@ -65,7 +65,10 @@ fn assert_no_null_numbers(v: &serde_json::Value, path: &str) {
     match v {
         serde_json::Value::Object(m) => {
             for (k, x) in m {
-                if !matches!(k.as_str(), "seed" | "shard") {
+                // The load averages are null only where the machine has no /proc/loadavg.
+                let may_be_null = matches!(k.as_str(), "seed" | "shard")
+                    || (k.starts_with("load_average_") && !Path::new("/proc/loadavg").exists());
+                if !may_be_null {
                     assert!(!x.is_null(), "{path}.{k} is null (NaN?)");
                 }
                 assert_no_null_numbers(x, &format!("{path}.{k}"));
@@ -240,6 +243,72 @@ fn bench_shard_times_only_its_part() {
     let (_, _, rows, md) = bench(&["-j", "1"], sample);
     assert_eq!(csv_row(&rows, 0)["shard"], "");
     assert!(!md.contains("shard"), "{md}");
+}
+
+/// A row run with more threads than cores is marked in every export, not only by the warning
+/// on stderr (trial 6, finding 2); the provenance holds the load average at the start and end
+/// of the run.
+#[test]
+fn oversubscribed_rows_and_the_load_average_are_in_every_export() {
+    let sample = Path::new(SAMPLE);
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let over = cores + 1;
+    let j = format!("1,{over}");
+    let (_, json, rows, md) = bench(&["-j", &j], sample);
+    assert_eq!(json["provenance"]["cores"], cores);
+    let results = json["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[0]["threads"], 1);
+    assert_eq!(results[0]["oversubscribed"], false);
+    assert_eq!(results[1]["threads"], over);
+    assert_eq!(results[1]["oversubscribed"], true);
+    assert_eq!(csv_row(&rows, 0)["oversubscribed"], "false");
+    assert_eq!(csv_row(&rows, 1)["oversubscribed"], "true");
+    let table: Vec<&str> = md.lines().filter(|l| l.starts_with("| `")).collect();
+    assert!(table[0].contains(" | 1 | "), "{md}");
+    assert!(table[1].contains(&format!(" | {over}* | ")), "{md}");
+    let cores_word = if cores == 1 { "core" } else { "cores" };
+    let line = format!(
+        "- \\* oversubscribed: -j {over} exceeds the {cores} {cores_word} of this machine: \
+         those rows measure threads taking turns, not scaling"
+    );
+    assert!(md.lines().any(|l| l == line), "{line}\n{md}");
+    // Within the cores: no mark, no line.
+    let (_, json, rows, md) = bench(&["-j", "1"], sample);
+    assert_eq!(json["results"][0]["oversubscribed"], false);
+    assert_eq!(csv_row(&rows, 0)["oversubscribed"], "false");
+    assert!(!md.contains("oversubscribed"), "{md}");
+    // The load averages: three numbers each, from /proc/loadavg where there is one.
+    let p = &json["provenance"];
+    let row = csv_row(&rows, 0);
+    let md_line = md
+        .lines()
+        .find(|l| l.starts_with("- load average (1, 5, 15 min): "))
+        .unwrap_or_else(|| panic!("no load average line: {md}"));
+    if Path::new("/proc/loadavg").exists() {
+        for key in ["load_average_start", "load_average_end"] {
+            for m in ["one_min", "five_min", "fifteen_min"] {
+                let x = p[key][m]
+                    .as_f64()
+                    .unwrap_or_else(|| panic!("{key}.{m}: {p}"));
+                assert!(x >= 0.0, "{key}.{m}: {x}");
+            }
+            let fields: Vec<f64> = row[key].split(' ').map(|f| f.parse().unwrap()).collect();
+            assert_eq!(fields.len(), 3, "{key}: {:?}", row[key]);
+            assert!((fields[0] - p[key]["one_min"].as_f64().unwrap()).abs() < 0.006);
+        }
+        assert!(
+            md_line.ends_with(&format!("{} at the end", row["load_average_end"])),
+            "{md_line}"
+        );
+    } else {
+        assert!(p["load_average_start"].is_null() && p["load_average_end"].is_null());
+        assert_eq!(row["load_average_start"], "");
+        assert_eq!(
+            md_line,
+            "- load average (1, 5, 15 min): unknown at the start, unknown at the end"
+        );
+    }
 }
 
 /// Row `i` of a CSV export, by column name.

@@ -820,6 +820,44 @@ fn case_c41_ragged_rows_are_named_and_the_rest_go_on() {
         ]
     );
     assert_eq!(json["verdicts"]["ok"], 3, "lines 2, 5 (quoted) and 6");
+    // Trial 6: the ragged rows carry a solution; it was not compared, but they did not
+    // "have none".
+    assert_eq!(json["stored_solutions_compared"], 3);
+    assert_eq!(json["stored_solutions_not_compared"], 2);
+    assert_eq!(json["rows_without_solution"], 0);
+}
+
+/// Trial 6: a row whose stored solution opens a quote it never closes is rejected as a row
+/// (`puzzle-malformed`); its solution was not compared, but the row did carry one.
+#[test]
+fn an_unclosed_quote_in_the_solution_is_not_a_row_without_solution() {
+    let rows = sample_rows();
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("q.csv");
+    let mut text = String::from("quizzes,solutions\n");
+    for (i, (p, s)) in rows.iter().take(6).enumerate() {
+        let quote = if i == 2 { "\"" } else { "" };
+        text.push_str(&format!("{p},{quote}{s}\n"));
+    }
+    fs::write(&csv, text).unwrap();
+    let (got, json, err) = verify(dir.path(), &csv, &[], 1);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(
+        (got[0][1].as_str(), got[0][2].as_str()),
+        ("4", "puzzle-malformed")
+    );
+    assert!(
+        got[0][3].contains("solutions (column 2) opens a quote"),
+        "{got:?}"
+    );
+    assert_eq!(json["verdicts"]["ok"], 5);
+    assert_eq!(json["stored_solutions_compared"], 5);
+    assert_eq!(json["stored_solutions_not_compared"], 1);
+    assert_eq!(json["rows_without_solution"], 0);
+    assert!(
+        err.contains("; 5 stored solutions compared, 1 not compared (row failed first)\n"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -939,4 +977,82 @@ fn an_illegal_stored_solution_gets_a_short_reason() {
         differ(&nines)
     );
     assert_eq!(line, want);
+}
+
+/// Trial 6: an empty CSV solution field was a wrong stored solution (`solutions: empty`)
+/// while the same row in JSON Lines (`null`) carried none, so the tool's own CSV outputs,
+/// which write "none" as an empty field, failed verify. An empty or blank field is now "no
+/// stored solution", counted in `rows_without_solution`.
+#[test]
+fn an_empty_csv_solution_field_is_no_stored_solution() {
+    let rows = sample_rows();
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("es.csv");
+    let text = format!(
+        "quizzes,solutions\n{},{}\n{},{}\n{},\n{},  \n",
+        rows[0].0, rows[0].1, rows[1].0, rows[1].1, rows[2].0, rows[3].0
+    );
+    fs::write(&csv, text).unwrap();
+    let (got, json, err) = verify(dir.path(), &csv, &[], 0);
+    assert!(got.is_empty(), "{got:?}");
+    assert_eq!(json["verdicts"]["ok"], 4);
+    assert_eq!(json["stored_solutions_compared"], 2);
+    assert_eq!(json["stored_solutions_wrong"], 0);
+    assert_eq!(json["rows_without_solution"], 2);
+    assert!(
+        err.contains("; 2 stored solutions compared, 2 rows had none"),
+        "{err}"
+    );
+}
+
+/// Trial 6: `augment --keep-unsolved -o ku.csv` writes an empty `solution` for the rows it
+/// keeps without one; `verify ku.csv` must not call those wrong stored solutions.
+#[test]
+fn augment_keep_unsolved_output_verifies() {
+    let Some(dir) = shared("cases/inputs") else {
+        return;
+    };
+    let input = dir.join("c23_mixed_validity.txt");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("ku.csv");
+    bin()
+        .args(["augment", "-n", "1", "--seed", "1", "--keep-unsolved", "-o"])
+        .arg(&out)
+        .arg(&input)
+        .assert()
+        .code(predicate::in_iter([0, 1]));
+    let text = fs::read_to_string(&out).unwrap();
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let col = rdr
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == "solution")
+        .unwrap();
+    let rows: Vec<csv::StringRecord> = rdr.records().map(Result::unwrap).collect();
+    let empty = rows.iter().filter(|r| r[col].is_empty()).count() as u64;
+    assert!(
+        empty > 0,
+        "--keep-unsolved kept a row without a solution: {text}"
+    );
+    let o = bin()
+        .arg("verify")
+        .arg(&out)
+        .arg("--report")
+        .arg(tmp.path().join("r.json"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(tmp.path().join("r.json")).unwrap()).unwrap();
+    // Rejected only for the kept puzzles themselves (not unique, or unsolvable).
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(json["verdicts"]["solution-malformed"], 0, "{err}");
+    assert_eq!(json["stored_solutions_wrong"], 0, "{err}");
+    assert_eq!(json["rows_without_solution"], empty, "{err}");
+    assert_eq!(
+        json["stored_solutions_compared"],
+        rows.len() as u64 - empty,
+        "{err}"
+    );
 }

@@ -162,6 +162,9 @@ pub struct BenchRow {
     pub efficiency: f64,
     /// Thread count of the baseline row.
     pub baseline_threads: usize,
+    /// More threads than the cores available ([`Provenance::cores`]): the row measures
+    /// threads taking turns on a core, not scaling (trial 6). Every export marks it.
+    pub oversubscribed: bool,
 }
 
 /// The default thread counts: 1 and all cores (just 1 on a single core).
@@ -288,6 +291,7 @@ pub fn measure(
         speedup: 0.0,
         efficiency: 0.0,
         baseline_threads: threads,
+        oversubscribed: threads > std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
     })
 }
 
@@ -335,6 +339,7 @@ mod tests {
             speedup: 0.0,
             efficiency: 0.0,
             baseline_threads: 0,
+            oversubscribed: false,
         }
     }
 

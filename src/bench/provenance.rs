@@ -1,6 +1,7 @@
 //! Where a benchmark number comes from: tool version, git commit, compiler, enabled target
-//! features, CPU, cores, and the SHA-256 of each input. Every exporter writes this block,
-//! so a published number can be traced to a build, a machine and exact input bytes.
+//! features, CPU, cores, the machine's load average at the start and end of the run, and
+//! the SHA-256 of each input. Every exporter writes this block, so a published number can
+//! be traced to a build, a machine (and how busy it was) and exact input bytes.
 
 use serde::Serialize;
 
@@ -23,6 +24,55 @@ pub struct Provenance {
     pub cores: usize,
     /// Operating system and architecture, e.g. `linux x86_64`.
     pub os: String,
+    /// The machine's load average when the run started (before the inputs were read), or
+    /// `null` where there is no `/proc/loadavg`. Above `cores`, other work was competing for
+    /// the cores the rows were timed on (trial 6).
+    pub load_average_start: Option<LoadAverage>,
+    /// The machine's load average when the last row was timed, or `null` as for
+    /// `load_average_start`. Set by [`Provenance::finish`]; the run's own threads count in it.
+    pub load_average_end: Option<LoadAverage>,
+}
+
+/// The load average of the machine: runnable (and uninterruptible) tasks, averaged by the
+/// kernel over 1, 5 and 15 minutes, as `uptime` prints it. Unitless (tasks).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LoadAverage {
+    /// Over the last minute.
+    pub one_min: f64,
+    /// Over the last 5 minutes.
+    pub five_min: f64,
+    /// Over the last 15 minutes.
+    pub fifteen_min: f64,
+}
+
+impl LoadAverage {
+    /// The load average now, from `/proc/loadavg`; `None` where that file is absent or not
+    /// three numbers first (not Linux).
+    pub fn current() -> Option<LoadAverage> {
+        LoadAverage::parse(&std::fs::read_to_string("/proc/loadavg").ok()?)
+    }
+
+    /// The first three fields of a `/proc/loadavg` line (`0.52 0.40 0.33 1/345 6789`).
+    pub fn parse(text: &str) -> Option<LoadAverage> {
+        let mut f = text.split_whitespace().map(str::parse::<f64>);
+        let mut next = || f.next()?.ok().filter(|x| x.is_finite());
+        Some(LoadAverage {
+            one_min: next()?,
+            five_min: next()?,
+            fifteen_min: next()?,
+        })
+    }
+}
+
+impl std::fmt::Display for LoadAverage {
+    /// `1.25 0.98 0.80`: the 1-, 5- and 15-minute averages, as `uptime` gives them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:.2} {:.2} {:.2}",
+            self.one_min, self.five_min, self.fifteen_min
+        )
+    }
 }
 
 impl Provenance {
@@ -37,7 +87,14 @@ impl Provenance {
             cpu: cpu_model(),
             cores: std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
             os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
+            load_average_start: LoadAverage::current(),
+            load_average_end: None,
         }
+    }
+
+    /// Records the load average at the end of the run (`load_average_end`).
+    pub fn finish(&mut self) {
+        self.load_average_end = LoadAverage::current();
     }
 }
 
@@ -79,6 +136,16 @@ mod tests {
             sha256_hex(b"abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
+    }
+
+    #[test]
+    fn load_average_is_read_from_proc_loadavg_text() {
+        let l = LoadAverage::parse("0.52 1.40 10.33 3/345 6789\n").unwrap();
+        assert_eq!((l.one_min, l.five_min, l.fifteen_min), (0.52, 1.40, 10.33));
+        assert_eq!(l.to_string(), "0.52 1.40 10.33");
+        assert_eq!(LoadAverage::parse("0.52 1.40"), None);
+        assert_eq!(LoadAverage::parse("a b c"), None);
+        assert_eq!(LoadAverage::parse(""), None);
     }
 
     #[test]

@@ -67,6 +67,7 @@ pub fn run_bench(cfg: &BenchConfig) -> Result<BenchReport> {
         set_speedups(&mut report.results[first_row..]);
         report.inputs.push(info);
     }
+    report.provenance.finish();
     crate::export::write_all(exports, &report)?;
     Ok(report)
 }

@@ -1,13 +1,13 @@
-//! Output in the input's layout, for `canon` and `dedup`: CSV rows as read (a ragged one
-//! cut or padded to the header's width), optionally with one added column; lines as the
-//! added value, or as the record's own text.
+//! Output in the input's layout, for `canon` and `dedup`: CSV rows as read (separated by
+//! the input's delimiter; a ragged one cut or padded to the header's width), optionally with
+//! one added column; lines as the added value, or as the record's own text.
 
 use std::io::Write;
 
 use anyhow::{Context, Result};
 
 use crate::input::{Layout, RawRecord};
-use crate::output::{cannot_write, commit_outputs, fit_row, fresh_name, Target};
+use crate::output::{cannot_write, commit_outputs, echo_delimiter, fit_row, fresh_name, Target};
 
 /// Writes records in their input's layout.
 pub(crate) enum RowWriter {
@@ -18,7 +18,8 @@ pub(crate) enum RowWriter {
         /// Write the added value (`true`) or the record's text.
         added: bool,
     },
-    /// Every input field, then the added value when there is an added column.
+    /// Every input field, then the added value when there is an added column, separated by
+    /// the input's delimiter ([`echo_delimiter`]).
     Csv {
         /// Where to.
         w: Box<csv::Writer<Target>>,
@@ -45,7 +46,10 @@ impl RowWriter {
         let target = Target::create(path).context(what.to_string())?;
         Ok(match layout {
             Some(l @ (Layout::Csv { .. } | Layout::Columns { .. })) => {
-                let mut w = csv::WriterBuilder::new().flexible(true).from_writer(target);
+                let mut w = csv::WriterBuilder::new()
+                    .flexible(true)
+                    .delimiter(echo_delimiter(l))
+                    .from_writer(target);
                 if let Some(h) = l.header() {
                     let mut names = h.to_vec();
                     // Named as `solve` names its added columns: `minlex_2` beside an

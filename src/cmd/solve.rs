@@ -309,7 +309,7 @@ fn open_solutions(layout: &Layout, cfg: &SolveConfig, what: &str) -> Result<Solu
             Solutions::Lines(LinesWriter::new(target))
         }
         (None, Layout::Csv { .. } | Layout::Columns { .. }) => Solutions::Csv(Box::new(
-            CsvWriter::new(target, layout.header()).context(what.to_string())?,
+            CsvWriter::new(target, layout).context(what.to_string())?,
         )),
         (Some(f), _) => Solutions::Table(SolveTable::new(
             table_writer(f, target, SOLVE_COLUMNS, cfg.parquet_compression)

@@ -241,12 +241,17 @@ impl Auditor {
                     }
                 }
             }
+            // A row carries a stored solution when its solution field holds something, even
+            // when the row failed before it was parsed (ragged, unclosed quote: trial 6).
+            let carries =
+                raw.solution.is_some() || !self.layout.record_text(raw).1.trim_ascii().is_empty();
             let counts = &mut self.counts;
             counts.rows += 1;
             counts.verdicts.add(verdict);
             counts.stored_solutions_wrong += u64::from(c.stored_wrong);
             counts.stored_solutions_compared += u64::from(c.compared);
-            counts.rows_without_solution += u64::from(raw.solution.is_none());
+            counts.rows_without_solution += u64::from(!carries);
+            counts.stored_solutions_not_compared += u64::from(carries && !c.compared);
             if raw.solution.is_some() && !self.source_noted {
                 self.source_noted = true;
                 let source = self.layout.solution_source().unwrap_or_default();
@@ -382,10 +387,14 @@ impl Auditor {
             Some(source) => {
                 // How many rows the "wrong" count is about (trial 5: lines without a
                 // solution passed as `ok`, and "0 wrong" seemed to cover them).
-                let without = match c.rows_without_solution {
+                let mut without = match c.stored_solutions_not_compared {
                     0 => String::new(),
-                    n => format!(", {} none", count(n, "row had", "rows had")),
+                    n => format!(", {n} not compared (row failed first)"),
                 };
+                if c.rows_without_solution > 0 {
+                    let n = c.rows_without_solution;
+                    without.push_str(&format!(", {} none", count(n, "row had", "rows had")));
+                }
                 let _ = writeln!(
                     err,
                     "sudoku-batch:   solution source: {source}; {} compared{without}",

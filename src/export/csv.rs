@@ -1,15 +1,19 @@
 //! CSV export: one row per (input, thread count). CSV has no place for a header block, so
 //! the provenance and the settings (mode, warm-up, min time, seed, shard, version, commit,
 //! rustc, CPU, input SHA-256) are repeated in columns on every row; a row pasted alone
-//! still says where it came from, and that it timed a shard (trial 5).
+//! still says where it came from, and that it timed a shard (trial 5). `oversubscribed`
+//! (`true` when the row ran more threads than `cores`) and the load averages at the start
+//! and end of the run (`1min 5min 15min`, empty where unknown) say whether the machine was
+//! busy (trial 6).
 
 use anyhow::Result;
 
 use super::Exporter;
+use crate::bench::provenance::LoadAverage;
 use crate::bench::BenchReport;
 
 /// The CSV header, units in the names.
-pub const CSV_HEADER: [&str; 33] = [
+pub const CSV_HEADER: [&str; 36] = [
     "input",
     "threads",
     "puzzles",
@@ -30,6 +34,7 @@ pub const CSV_HEADER: [&str; 33] = [
     "speedup",
     "efficiency",
     "baseline_threads",
+    "oversubscribed",
     "mode",
     "warmup_passes",
     "min_time_s",
@@ -43,6 +48,8 @@ pub const CSV_HEADER: [&str; 33] = [
     "target_features",
     "cpu",
     "cores",
+    "load_average_start",
+    "load_average_end",
 ];
 
 /// Writes one CSV row per result with the provenance in trailing columns.
@@ -76,6 +83,7 @@ impl Exporter for CsvExporter {
                 r.speedup.to_string(),
                 r.efficiency.to_string(),
                 r.baseline_threads.to_string(),
+                r.oversubscribed.to_string(),
                 st.mode.to_string(),
                 st.warmup_passes.to_string(),
                 st.min_time_s.to_string(),
@@ -91,8 +99,15 @@ impl Exporter for CsvExporter {
                 p.target_features.join(" "),
                 p.cpu.clone(),
                 p.cores.to_string(),
+                load(p.load_average_start),
+                load(p.load_average_end),
             ])?;
         }
         w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))
     }
+}
+
+/// A load average as `1.25 0.98 0.80`, empty where it is unknown.
+fn load(l: Option<LoadAverage>) -> String {
+    l.map(|l| l.to_string()).unwrap_or_default()
 }

@@ -1,5 +1,8 @@
 //! Markdown export: the results table (as hyperfine's `--export-markdown`) followed by the
-//! provenance and the method, ready to paste into BENCHMARKS.md or an issue.
+//! provenance and the method, ready to paste into BENCHMARKS.md or an issue. A row run with
+//! more threads than cores has its thread count marked `N*` and a line under the table
+//! saying what it measures (trial 6); the load averages at the start and end of the run are
+//! in the provenance list.
 
 use std::fmt::Write as _;
 
@@ -22,10 +25,12 @@ impl Exporter for MarkdownExporter {
             .shard
             .as_ref()
             .map_or_else(String::new, |k| format!(" (shard {k})"));
+        let p = &report.provenance;
         for r in &report.results {
+            let mark = if r.oversubscribed { "*" } else { "" };
             writeln!(
                 s,
-                "| `{}`{part} | {} | {} | {:.0} | {:.3} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.2} | {:.2} | {:.2} |",
+                "| `{}`{part} | {}{mark} | {} | {:.0} | {:.3} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.2} | {:.2} | {:.2} |",
                 r.input.replace('|', "\\|"),
                 r.threads,
                 r.puzzles,
@@ -41,8 +46,25 @@ impl Exporter for MarkdownExporter {
                 r.efficiency
             )?;
         }
-        let p = &report.provenance;
         s.push('\n');
+        let over: Vec<String> = report
+            .results
+            .iter()
+            .filter(|r| r.oversubscribed)
+            .map(|r| r.threads)
+            .collect::<std::collections::BTreeSet<usize>>()
+            .iter()
+            .map(usize::to_string)
+            .collect();
+        if !over.is_empty() {
+            writeln!(
+                s,
+                "- \\* oversubscribed: -j {} exceeds the {} of this machine: those rows \
+                 measure threads taking turns, not scaling",
+                over.join(", "),
+                crate::summary::count(p.cores as u64, "core", "cores")
+            )?;
+        }
         writeln!(
             s,
             "- tool: {} {} (commit {})",
@@ -56,6 +78,15 @@ impl Exporter for MarkdownExporter {
         };
         writeln!(s, "- target features: {features}")?;
         writeln!(s, "- CPU: {} ({} cores), {}", p.cpu, p.cores, p.os)?;
+        let load = |l: Option<crate::bench::provenance::LoadAverage>| {
+            l.map_or_else(|| "unknown".to_string(), |l| l.to_string())
+        };
+        writeln!(
+            s,
+            "- load average (1, 5, 15 min): {} at the start, {} at the end",
+            load(p.load_average_start),
+            load(p.load_average_end)
+        )?;
         let seed = st
             .seed
             .map_or("none (puzzles as given)".into(), |x| x.to_string());

@@ -265,10 +265,14 @@ impl CsvColumns {
                 .ok_or(ParseError::MissingField { column: i + 1 })
         };
         let puzzle = field(self.puzzle).and_then(parse_cells);
-        (
-            puzzle.map_err(|e| spanning_lines(e, fields)),
-            self.solution.map(|i| field(i).and_then(parse_solution)),
-        )
+        // An empty (or blank) solution field is "no stored solution", as a JSON `null` is:
+        // the tool's own CSV outputs write "none" that way (trial 6).
+        let solution = self
+            .solution
+            .map(&field)
+            .filter(|f| f.as_ref().map_or(true, |f| !f.is_empty()))
+            .map(|f| f.and_then(parse_solution));
+        (puzzle.map_err(|e| spanning_lines(e, fields)), solution)
     }
 }
 

@@ -3,13 +3,25 @@
 use std::io;
 
 use super::{SolutionWriter, Target};
-use crate::input::RawRecord;
+use crate::input::{Layout, RawRecord};
 use crate::record::SolvedRecord;
+
+/// The field delimiter of CSV rows that echo an input's rows: the input's own (sniffed, or
+/// given with `--delimiter`) for a CSV input, so a `;`- or tab-separated file keeps its
+/// layout (trial 6, finding 3); `,` for JSON Lines and Parquet, which have none.
+pub(crate) fn echo_delimiter(layout: &Layout) -> u8 {
+    match layout {
+        Layout::Csv { delimiter, .. } => *delimiter,
+        Layout::Columns { .. } | Layout::Lines { .. } => b',',
+    }
+}
 
 /// Writes each CSV record with two added columns: the 81-digit solution (empty when there
 /// is none) and the status word. The added names are `solution` and `status`, suffixed with
 /// `_2`, `_3`, ... where the input already has such a column. A row shorter than the header
-/// is padded with empty fields, a longer one cut to it.
+/// is padded with empty fields, a longer one cut to it. Fields are separated by a CSV
+/// input's own delimiter (sniffed or given with `--delimiter`), by `,` for JSON Lines and
+/// Parquet.
 pub struct CsvWriter {
     out: csv::Writer<Target>,
     row: csv::ByteRecord,
@@ -33,14 +45,19 @@ pub(crate) fn fresh_name(base: &str, taken: &[String]) -> String {
 }
 
 impl CsvWriter {
-    /// Writes the header (when the input has one) to `out`.
+    /// Writes the header of `layout`'s input (when it has one) to `out`, separated as the
+    /// input is (see [`CsvWriter`]).
     ///
     /// # Errors
     /// Any I/O error.
-    pub fn new(out: Target, header: Option<&[String]>) -> io::Result<CsvWriter> {
+    pub fn new(out: Target, layout: &Layout) -> io::Result<CsvWriter> {
         // Rows are written at the header's width (see `write`); flexible so that a record
         // without fields could never turn into a fatal write error.
-        let mut out = csv::WriterBuilder::new().flexible(true).from_writer(out);
+        let mut out = csv::WriterBuilder::new()
+            .flexible(true)
+            .delimiter(echo_delimiter(layout))
+            .from_writer(out);
+        let header = layout.header();
         if let Some(h) = header {
             let mut names = h.to_vec();
             let sol = fresh_name("solution", &names);

@@ -16,7 +16,7 @@ pub mod table;
 
 pub use commit::{commit_outputs, open_json_target, open_target, write_json};
 pub use csv_out::CsvWriter;
-pub(crate) use csv_out::{fit_row, fresh_name};
+pub(crate) use csv_out::{echo_delimiter, fit_row, fresh_name};
 pub use lines::LinesWriter;
 pub use rejects::RejectsWriter;
 pub use solve_table::{SolveTable, SOLVE_COLUMNS};

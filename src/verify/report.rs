@@ -244,10 +244,15 @@ pub struct VerifyCounts {
     #[serde(default)]
     pub stored_solutions_compared: u64,
     /// Rows that carried no stored solution (a lines row with no solution field after the
-    /// puzzle, a JSON Lines row without the key; an empty CSV field is `solution-malformed`
-    /// instead): only their puzzle was checked.
+    /// puzzle, a JSON Lines row without the key or with `null`, an empty or blank CSV
+    /// field): only their puzzle was checked.
     #[serde(default)]
     pub rows_without_solution: u64,
+    /// Rows that carry a stored solution that was not compared because the row failed
+    /// first: a ragged or unclosed-quote row, a malformed or clashing puzzle, a puzzle with
+    /// no solution. Neither compared nor without one (trial 6).
+    #[serde(default)]
+    pub stored_solutions_not_compared: u64,
     /// Where the stored solutions were read: the solution column's name (`column N` without
     /// a header), `81-cell field after the puzzle` (on a line: field 2 of
     /// `puzzle,solution`, field 3 of `puzzle:count:solution`), several of these
@@ -280,6 +285,7 @@ impl AddAssign<&VerifyCounts> for VerifyCounts {
         self.stored_solutions_wrong += other.stored_solutions_wrong;
         self.stored_solutions_compared += other.stored_solutions_compared;
         self.rows_without_solution += other.rows_without_solution;
+        self.stored_solutions_not_compared += other.stored_solutions_not_compared;
         if let Some(theirs) = &other.solution_source {
             let mine = self.solution_source.get_or_insert_with(String::new);
             for source in theirs.split(", ") {
