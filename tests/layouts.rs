@@ -368,3 +368,25 @@ fn stats_and_rejects_rows_name_their_input() {
     assert_eq!(rows[0], ["1", a, "2", "puzzle-malformed"]);
     assert_eq!(rows[1], ["2", b, "1", "duplicate"]);
 }
+
+/// Trial 6, finding 11: the refusal of `--format lines|csv|jsonl` on a Parquet file (found by
+/// its magic `PAR1`, with or without the `parquet` feature) is one line with no run of spaces
+/// (the literal had been wrapped by hand, its indentation kept inside the message).
+#[test]
+fn a_text_format_on_a_parquet_file_is_refused_in_plain_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "t.parquet", "PAR1 not really parquet\n");
+    for format in ["lines", "csv", "jsonl"] {
+        let (code, _, err) = run(&["solve", "-q", "--format", format], &[&f]);
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(&format!(
+                "--format {format}, but the file is Parquet (it starts with PAR1): drop \
+                 --format, or give --format parquet"
+            )),
+            "{err}"
+        );
+        assert!(!err.contains("  "), "a run of spaces: {err}");
+    }
+}

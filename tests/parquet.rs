@@ -322,6 +322,7 @@ fn parquet_categories_reals_and_dates_are_copied() {
             err.contains(&format!("--format {format}, but the file is Parquet")),
             "{err}"
         );
+        assert!(!err.contains("  "), "a run of spaces: {err}");
     }
     let (code, _, _) = run(&["solve", path, "--format", "parquet", "-o", "/dev/null"]);
     assert_eq!(code, Some(1));

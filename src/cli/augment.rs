@@ -32,8 +32,8 @@ pub struct AugmentArgs {
     pub keep_unsolved: bool,
     /// Solution column of a CSV, JSON Lines or Parquet input: header name or key
     /// (case-insensitive) or 1-based index [default: a column named solutions, solution,
-    /// answer or answers, else found by content: one whose first rows all hold grids, one
-    /// of them complete].
+    /// answer or answers, else found by content: one where most of the first rows hold grids,
+    /// one of them complete].
     #[arg(long, value_name = "NAME")]
     pub solution_column: Option<String>,
     /// Write the pairs here (`-`: standard output); the extension picks the format (.csv,

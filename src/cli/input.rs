@@ -40,7 +40,8 @@ pub struct LayoutArgs {
     /// (case-insensitive) or 1-based index.
     #[arg(long, value_name = "NAME")]
     pub puzzle_column: Option<String>,
-    /// The CSV has no header row (pick the puzzle column by index, or it is found by content).
+    /// The CSV has no header row (pick the puzzle column by index, or it is found by content,
+    /// by majority of the first rows, not from row 1 alone).
     /// Like --puzzle-column and --delimiter, it means the input is CSV.
     #[arg(long)]
     pub no_header: bool,

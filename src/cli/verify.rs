@@ -15,8 +15,8 @@ pub struct VerifyArgs {
     pub input: InputArgs,
     /// Solution column of a CSV, JSON Lines or Parquet input: header name or key
     /// (case-insensitive) or 1-based index [default: a column named solutions, solution,
-    /// answer or answers, else found by content: one whose first rows all hold grids, one
-    /// of them complete].
+    /// answer or answers, else found by content: one where most of the first rows hold grids,
+    /// one of them complete].
     #[arg(long, value_name = "NAME")]
     pub solution_column: Option<String>,
     /// Write every row whose verdict is not ok as CSV: record,input,line,verdict,detail,puzzle,solution.

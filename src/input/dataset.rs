@@ -70,7 +70,8 @@ impl Dataset {
             // What the user says wins, but a Parquet file read as text is only noise.
             if let Some(said) = opts.layout.format.text_name() {
                 let why = format!(
-                    "--format {said}, but the file is Parquet (it starts with PAR1):                      drop --format, or give --format parquet"
+                    "--format {said}, but the file is Parquet (it starts with PAR1): drop \
+                     --format, or give --format parquet"
                 );
                 return Err(InputError::layout(path, why));
             }

@@ -107,6 +107,11 @@ pub enum Layout {
         solution: Option<usize>,
         /// The field delimiter byte.
         delimiter: u8,
+        /// Fields a row should have (a row with more or fewer is invalid): the header's
+        /// count, or without a header the most common count among the first data rows, so
+        /// a short or long first row is the odd one out. `None`: the first row's (an input
+        /// with no data rows, or a layout built by hand).
+        width: Option<usize>,
     },
     /// JSON Lines or Parquet: records with named columns. A record's fields
     /// ([`super::RawRecord::fields`]) are its values in `header` order, as text (grids as 81

@@ -359,6 +359,7 @@ mod tests {
                 puzzle: 1,
                 solution: Some(2),
                 delimiter: b',',
+                width: Some(3),
             }
         );
         assert_eq!(recs.len(), 3);
@@ -413,6 +414,7 @@ mod tests {
                 puzzle: 1,
                 solution: Some(2),
                 delimiter: b',',
+                width: Some(3),
             }
         );
         let opts = LayoutOptions {

@@ -211,6 +211,7 @@ mod tests {
             puzzle: 0,
             solution: None,
             delimiter: b',',
+            width: None,
         };
         let text = b"#c\nquizzes\nx\ny\n";
         let r = range(text, &layout, Shard { index: 1, count: 1 });

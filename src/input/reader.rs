@@ -51,6 +51,7 @@ impl Cursor {
                 puzzle,
                 solution,
                 delimiter,
+                width,
             } => Cursor::Csv(CsvCursor {
                 delimiter: *delimiter,
                 pos,
@@ -61,7 +62,7 @@ impl Cursor {
                     solution: *solution,
                     delimiter: *delimiter,
                 }),
-                expected_fields: header.as_ref().map(Vec::len),
+                expected_fields: width.or(header.as_ref().map(Vec::len)),
                 header: header.clone(),
             }),
         }

@@ -19,8 +19,13 @@
 //! reads no stored solution ([`LayoutOptions::skip_solutions`]) looks for no solution column
 //! unless the user names one, so several solution names never stop it. A header with no
 //! known solution name still has a solution column when one column's first rows all hold
-//! complete 81-digit grids (`answer_grid`, say). Without a header, columns are found by
-//! content in the first row.
+//! complete 81-digit grids (`answer_grid`, say): most of its first rows hold 81-cell grids,
+//! one of them complete, so a damaged row among them is that row's `solution-malformed`, not
+//! a reason to leave the column unread. Without a header, columns are found by content in
+//! the first data rows, by majority, never from row 1 alone: the puzzle column is the one
+//! where most rows hold a grid with blanks (a column of complete grids only when no column
+//! has blanks), the solution column another where most rows hold a grid, and the row width
+//! the most common one, so one short, long or junk row is that row's error.
 
 use super::layout::{Format, Layout, LayoutOptions, PUZZLE_NAMES, SOLUTION_NAMES};
 use super::record::{data_line, is_csv_data_line, starts_with_puzzle, strip_bom};
@@ -118,6 +123,49 @@ fn holds_grids(rows: &[Vec<Vec<u8>>], i: usize) -> bool {
     !rows.is_empty() && rows.iter().all(|r| r.get(i).is_some_and(|f| is_grid(f)))
 }
 
+/// What the sampled rows hold in one column.
+#[derive(Clone, Copy, Debug, Default)]
+struct Held {
+    /// Rows whose field is 81 cells (digits, `.` or `0` blanks).
+    grids: usize,
+    /// Of those, complete grids: 81 digits `1-9`.
+    complete: usize,
+}
+
+/// What column `i` holds on the sampled `rows`.
+fn held(rows: &[Vec<Vec<u8>>], i: usize) -> Held {
+    let mut h = Held::default();
+    for f in rows.iter().filter_map(|r| r.get(i)) {
+        if is_grid(f) {
+            h.grids += 1;
+            h.complete += usize::from(parse_solution(f).is_ok());
+        }
+    }
+    h
+}
+
+/// The column among the first `width` that holds the puzzles, judged on all the sampled
+/// `rows` (so one damaged row does not move it): the one where the most rows hold a grid
+/// with blanks; when no row has one, the one where the most rows hold a grid (a file of
+/// complete grids); the first on ties. `None` when no sampled row holds a grid.
+fn puzzle_by_content(rows: &[Vec<Vec<u8>>], width: usize) -> Option<usize> {
+    (0..width)
+        .map(|i| (i, held(rows, i)))
+        .filter(|(_, h)| h.grids > 0)
+        .max_by_key(|&(i, h)| (h.grids - h.complete, h.grids, std::cmp::Reverse(i)))
+        .map(|(i, _)| i)
+}
+
+/// The most common number of fields among the sampled `rows` (the first on ties), so a
+/// short or long first row is the odd one out; `None` for no rows.
+fn usual_width(rows: &[Vec<Vec<u8>>]) -> Option<usize> {
+    let count = |w: usize| rows.iter().filter(|r| r.len() == w).count();
+    rows.iter()
+        .enumerate()
+        .max_by_key(|&(at, r)| (count(r.len()), std::cmp::Reverse(at)))
+        .map(|(_, r)| r.len())
+}
+
 /// The column among those `header` names after `names` (`what`: `puzzle` or `solution`):
 /// the only one, or the only one of several whose sampled rows hold grids.
 ///
@@ -175,6 +223,37 @@ fn shown(delimiter: u8) -> String {
     }
 }
 
+/// How to choose the puzzle column of a CSV whose `header` names none: the column where most
+/// of the first data rows hold puzzles, by name (by number when the name would need quoting
+/// or is not unique), else any column by `--puzzle-column`.
+fn puzzle_hint(bytes: &[u8], delimiter: u8, header: &[String]) -> String {
+    let rows = sample_rows(bytes, delimiter, true);
+    let found =
+        puzzle_by_content(&rows, header.len()).filter(|&i| 2 * held(&rows, i).grids > rows.len());
+    let Some(i) = found else {
+        return "choose one with --puzzle-column NAME or N".to_string();
+    };
+    let name = &header[i];
+    let plain = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b))
+        && header
+            .iter()
+            .filter(|h| h.eq_ignore_ascii_case(name))
+            .count()
+            == 1;
+    let flag = if plain {
+        name.clone()
+    } else {
+        (i + 1).to_string()
+    };
+    format!(
+        "column {} holds puzzles: choose it with --puzzle-column {flag}",
+        column_name(Some(header), i)
+    )
+}
+
 /// The delimiter under which `line` names a puzzle column, if any.
 fn naming_delimiter(line: &[u8]) -> Option<u8> {
     DELIMITERS
@@ -230,12 +309,15 @@ pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
             if let Some(d) = DELIMITERS.into_iter().find(|d| line.contains(d)) {
                 let fields = csv_fields(line, d);
                 if !fields.iter().any(|f| is_grid(f.as_bytes())) {
+                    // No `--format lines` hint: `line_field` found no puzzle starting a
+                    // line or standing as a field in the first data lines, so read as lines
+                    // every row would be invalid (trial 6: the id read as the puzzle).
                     return Err(format!(
                         "looks like CSV ({} delimiter), but its first line {} names no puzzle \
-                         column (expected one of {PUZZLE_NAMES:?}); choose one with \
-                         --puzzle-column NAME or N, or read the file as lines with --format lines",
+                         column (expected one of {PUZZLE_NAMES:?}); {}",
                         shown(d),
-                        brief(&fields)
+                        brief(&fields),
+                        puzzle_hint(bytes, d, &fields)
                     ));
                 }
             }
@@ -271,6 +353,7 @@ fn csv_layout(bytes: &[u8], opts: &LayoutOptions, delimiter: u8) -> Result<Layou
             puzzle: 0,
             solution: None,
             delimiter,
+            width: None,
         });
     }
     let fields = csv_fields(line, delimiter);
@@ -282,16 +365,23 @@ fn csv_layout(bytes: &[u8], opts: &LayoutOptions, delimiter: u8) -> Result<Layou
     let has_header = !opts.no_header
         && (names_puzzle || !fields.iter().any(|f| parse_cells(f.as_bytes()).is_ok()));
     let header = has_header.then(|| fields.clone());
-    let rows = sample_rows(bytes, delimiter, has_header);
-    let (puzzle, solution) = match &header {
-        Some(h) => named_columns(h, &rows, opts)?,
-        None => unnamed_columns(&fields, opts)?,
+    let mut rows = sample_rows(bytes, delimiter, has_header);
+    if rows.is_empty() && !has_header {
+        rows.push(fields.iter().map(|f| f.as_bytes().to_vec()).collect());
+    }
+    let (puzzle, solution, width) = match &header {
+        Some(h) => {
+            let (p, s) = named_columns(h, &rows, opts)?;
+            (p, s, h.len())
+        }
+        None => unnamed_columns(&rows, opts)?,
     };
     Ok(Layout::Csv {
         header,
         puzzle,
         solution,
         delimiter,
+        width: Some(width),
     })
 }
 
@@ -345,28 +435,41 @@ pub(crate) fn named_columns(
     Ok((puzzle, apart(Some(header), header, puzzle, solution, opts)?))
 }
 
-/// The puzzle and solution columns of a CSV without a header (`fields`: its first row): by
-/// index from the options, else by content.
+/// The puzzle and solution columns of a CSV without a header and its row width, judged on
+/// its first data `rows` by majority: by index from the options, else by content
+/// ([`puzzle_by_content`], [`solution_by_content`]). Row 1 is one vote among them, so a typo
+/// or a cut in it does not move a column or make every other row the wrong width.
+///
+/// # Errors
+/// A column the options name that is not there, or no grid in any sampled row.
 fn unnamed_columns(
-    fields: &[String],
+    rows: &[Vec<Vec<u8>>],
     opts: &LayoutOptions,
-) -> Result<(usize, Option<usize>), String> {
+) -> Result<(usize, Option<usize>, usize), String> {
+    let width = usual_width(rows).unwrap_or(0);
+    // The first row of the usual width, to show in messages and to check indices against.
+    let fields: Vec<String> = rows
+        .iter()
+        .find(|r| r.len() == width)
+        .map(|r| {
+            r.iter()
+                .map(|f| String::from_utf8_lossy(f).into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
     let puzzle = match &opts.puzzle_column {
-        Some(w) => chosen(None, fields, w, "puzzle")?,
-        None => fields
-            .iter()
-            .position(|f| parse_cells(f.as_bytes()).is_ok())
-            .ok_or("no column holds an 81-cell puzzle; choose one with --puzzle-column N")?,
+        Some(w) => chosen(None, &fields, w, "puzzle")?,
+        None => puzzle_by_content(rows, width).ok_or(
+            "no column of the first rows holds an 81-cell puzzle; choose one with \
+             --puzzle-column N",
+        )?,
     };
     let solution = match &opts.solution_column {
-        Some(w) => Some(chosen(None, fields, w, "solution")?),
+        Some(w) => Some(chosen(None, &fields, w, "solution")?),
         None if opts.skip_solutions => None,
-        None => fields
-            .iter()
-            .enumerate()
-            .position(|(i, f)| i != puzzle && parse_solution(f.as_bytes()).is_ok()),
+        None => solution_by_content(rows, puzzle, width),
     };
-    Ok((puzzle, apart(None, fields, puzzle, solution, opts)?))
+    Ok((puzzle, apart(None, &fields, puzzle, solution, opts)?, width))
 }
 
 /// The solution column, kept apart from the puzzle column: one column cannot be both.
@@ -403,12 +506,18 @@ fn column_name(header: Option<&[String]>, i: usize) -> String {
     }
 }
 
-/// A column other than `puzzle` whose sampled rows all hold grids, one of them complete: a
-/// solution column under a name not in [`SOLUTION_NAMES`].
+/// A column other than `puzzle` where most sampled rows hold grids, one of them complete: a
+/// solution column under a name not in [`SOLUTION_NAMES`], or in a file without a header.
+/// A majority, not every row, so the damage `verify` exists to find (a typo in one stored
+/// solution) makes that row `solution-malformed` instead of switching the column off (trial
+/// 6). Of several, the one with the most complete grids, the first on ties.
 fn solution_by_content(rows: &[Vec<Vec<u8>>], puzzle: usize, width: usize) -> Option<usize> {
-    (0..width).find(|&i| {
-        i != puzzle && holds_grids(rows, i) && rows.iter().any(|r| parse_solution(&r[i]).is_ok())
-    })
+    (0..width)
+        .filter(|&i| i != puzzle)
+        .map(|i| (i, held(rows, i)))
+        .filter(|(_, h)| 2 * h.grids > rows.len() && h.complete > 0)
+        .max_by_key(|&(i, h)| (h.complete, std::cmp::Reverse(i)))
+        .map(|(i, _)| i)
 }
 
 /// The whitespace-separated field that holds the puzzle, judged on the first 100 data lines:
