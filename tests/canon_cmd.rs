@@ -630,3 +630,36 @@ fn canon_dedup_and_overlap_name_the_first_bad_rows() {
         "{err}"
     );
 }
+
+/// Trial 6: without `--by-solution`, overlap printed "0 same solution class" for a check it
+/// did not run, which reads as "no solution leakage". It now says the check was not run.
+#[test]
+fn overlap_says_when_the_solution_class_was_not_checked() {
+    let p = parse_cells(common::P.as_bytes()).unwrap();
+    let s = parse_cells(common::S.as_bytes()).unwrap();
+    // One more given from the solution, transposed: another puzzle on an isomorph grid.
+    let mut q = p;
+    let cell = (0..81).find(|&i| p.0[i] == 0).unwrap();
+    q.0[cell] = s.0[cell];
+    let t: String = (0..81)
+        .map(|i| q.to_string().as_bytes()[i % 9 * 9 + i / 9] as char)
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("tr.txt"), dir.path().join("te.txt"));
+    std::fs::write(&a, format!("{p}\n")).unwrap();
+    std::fs::write(&b, format!("{t}\n")).unwrap();
+    for (by_solution, code, said) in [
+        (false, 0, "0 test rows overlap a train row (0 exact, 0 isomorph, same solution class not checked (use --by-solution))"),
+        (true, 1, "1 test row overlaps a train row (0 exact, 0 isomorph, 1 same solution class)"),
+    ] {
+        let mut cmd = bin();
+        cmd.args(["overlap", "-o", "-", "--train"]).arg(&a).arg("--test").arg(&b);
+        if by_solution {
+            cmd.arg("--by-solution");
+        }
+        let out = cmd.assert().code(code);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert!(err.contains(said), "{err}");
+        assert!(!err.contains("0 same solution class"), "{err}");
+    }
+}

@@ -54,7 +54,8 @@ pub struct OverlapSummary {
     pub exact: u64,
     /// Test rows isomorphic to a train row (and not equal to one).
     pub isomorph: u64,
-    /// Test rows whose solution grid is an isomorph of a train row's (and no other match).
+    /// Test rows whose solution grid is an isomorph of a train row's (and no other match);
+    /// always 0 without [`OverlapConfig::by_solution`], which alone runs that check.
     pub same_solution_class: u64,
     /// Train records that are not puzzles.
     pub train_invalid: u64,
@@ -221,12 +222,16 @@ where
             sum.test_invalid,
             if interrupted { " (interrupted)" } else { "" }
         );
+        // Never "0 same solution class" for a check that did not run (trial 6).
+        let class = match cfg.by_solution {
+            true => format!("{} same solution class", sum.same_solution_class),
+            false => "same solution class not checked (use --by-solution)".to_string(),
+        };
         eprintln!(
-            "sudoku-batch: {} a train row ({} exact, {} isomorph, {} same solution class)",
+            "sudoku-batch: {} a train row ({} exact, {} isomorph, {class})",
             count(sum.found(), "test row overlaps", "test rows overlap"),
             sum.exact,
             sum.isomorph,
-            sum.same_solution_class
         );
     }
     Ok(sum)
