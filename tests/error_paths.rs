@@ -298,7 +298,10 @@ fn an_output_named_as_a_format_not_written_is_refused_with_the_nearest() {
     let outputs = every_output(&i, &bad, &report, "OUT");
     for (k, (args, what)) in outputs.into_iter().enumerate() {
         let (mut ext, mut advice) = names[k % names.len()];
-        if ext == "json" && json_documents.contains(&what) {
+        // A CSV-only output named .json is refused by what it holds instead (see
+        // `json_names_follow_one_rule`).
+        let csv_only = ["--stats", "--rejects", "--groups", "--export-csv"];
+        if ext == "json" && (json_documents.contains(&what) || csv_only.contains(&what)) {
             (ext, advice) = names[0];
         }
         let out = dir.path().join(format!("out.{ext}"));
@@ -394,6 +397,65 @@ fn a_csv_output_named_as_another_table_format_is_refused() {
         assert_fatal(&args, &want);
         assert!(!Path::new(out).exists(), "{args:?}");
     }
+}
+
+/// Trial 6: `verify --report r.csv`, `solve --report r.jsonl` and `report merge mm.csv`
+/// wrote a JSON document under a table's name while `bench --export-json b.csv` was
+/// refused; and `bench --export-csv b.json` said .json is not a format this tool writes.
+/// One rule now: a JSON document is refused under a table's name, and a CSV output named
+/// .json is refused as what it is.
+#[test]
+fn json_names_follow_one_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let (i, bad, report) = every_output_inputs(dir.path());
+    let null = "/dev/null";
+    for (ext, format) in [("csv", "csv"), ("jsonl", "jsonl"), ("npz", "npz")] {
+        let out = dir.path().join(format!("r.{ext}"));
+        let out = out.to_str().unwrap();
+        for (args, flag) in [
+            (vec!["verify", "-q", &i, "--report", out], "--report"),
+            (
+                vec!["solve", "-q", &i, "-o", null, "--report", out],
+                "--report",
+            ),
+            (vec!["report", "merge", out, &report], "report merge"),
+        ] {
+            let want = format!(
+                "error: {flag} {out}: written as one JSON document, not {format}: name it .json"
+            );
+            assert_fatal(&args, &want);
+            assert!(!Path::new(out).exists(), "{args:?}");
+        }
+    }
+    let out = dir.path().join("b.json");
+    let out = out.to_str().unwrap();
+    for (args, flag, written) in [
+        (
+            vec!["bench", &i, "--min-time", "0", "--export-csv", out],
+            "--export-csv",
+            "--export-csv is written as CSV",
+        ),
+        (
+            vec!["verify", &bad, "--rejects", out],
+            "--rejects",
+            "--rejects is written as CSV",
+        ),
+    ] {
+        let want = format!("error: {flag} {out}: {written}, not one JSON document: name it .csv");
+        assert_fatal(&args, &want);
+        assert!(!Path::new(out).exists(), "{args:?}");
+    }
+    // The JSON documents keep their own name.
+    let out = dir.path().join("r.json");
+    let o = bin()
+        .args(["verify", "-q", &i, "--report"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(json["rows"], 2);
 }
 
 /// `bench --export-markdown t.csv` or `--export-json r.parquet` would hold Markdown or JSON

@@ -3,7 +3,7 @@
 
 use clap::{Args, ValueEnum};
 
-use sudoku_batch::output::table::{ParquetCompression, TableFormat};
+use sudoku_batch::output::table::{unwritten_format, ParquetCompression, TableFormat};
 
 /// Table output format for `--output-format`.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -91,6 +91,13 @@ impl ParquetArgs {
 /// a build without the `parquet` feature). `written`: what the output holds, for the message.
 pub fn csv_only(flag: &str, path: Option<&String>, written: &str) -> Result<(), String> {
     let Some(path) = path else { return Ok(()) };
+    // `.json` is a format this tool writes (reports, `bench --export-json`), so the
+    // refusal says what this output is instead (trial 6).
+    if matches!(unwritten_format(path), Some((_, Some(TableFormat::Jsonl)))) {
+        return Err(format!(
+            "{flag} {path}: {written}, not one JSON document: name it .csv"
+        ));
+    }
     match TableFormat::of_output(path, None) {
         Some(f @ (TableFormat::Jsonl | TableFormat::Npz | TableFormat::Parquet)) => Err(format!(
             "{flag} {path}: {written}, not {}: name it .csv and convert that file, e.g. with pandas",
@@ -101,7 +108,8 @@ pub fn csv_only(flag: &str, path: Option<&String>, written: &str) -> Result<(), 
 }
 
 /// Refuses a document that is not a table (`bench`'s `--export-markdown` and
-/// `--export-json`; `written`: what it holds, `own`: its own extension) named as a table
+/// `--export-json`, `solve`/`verify --report`, `report merge OUT`; `written`: what it
+/// holds, `own`: its own extension) named as a table
 /// format (`.csv`, `.jsonl`, `.npz`, `.parquet`: [`TableFormat::of_output`]), which would
 /// silently hold the document. `.txt` is taken: it is text.
 pub fn not_a_table(

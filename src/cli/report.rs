@@ -5,7 +5,7 @@ use clap::Subcommand;
 use sudoku_batch::cmd::merge::MergeConfig;
 use sudoku_batch::cmd::Command as Run;
 
-use super::output::{empty_path, input_written};
+use super::output::{empty_path, input_written, not_a_table};
 
 /// Subcommands of `report`.
 #[derive(Debug, Subcommand)]
@@ -57,6 +57,8 @@ impl ReportCommand {
 fn check_merge_paths(output: &str, inputs: &[String]) -> Result<(), String> {
     let output = output.to_string();
     empty_path(inputs, &[("OUT.json", Some(&output))])?;
+    // Named as --report and --export-json are (trial 6: `report merge mm.csv` was taken).
+    not_a_table("report merge", Some(&output), "one JSON document", "json")?;
     match input_written(inputs, &[("OUT.json", Some(&output))]) {
         Some(_) => Err(format!(
             "{output}: the output is one of the reports being merged; write the merged report \

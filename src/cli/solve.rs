@@ -5,7 +5,9 @@ use clap::Args;
 use sudoku_batch::cmd::solve::SolveConfig;
 
 use super::input::InputArgs;
-use super::output::{csv_only, output_is_input, same_file_outputs, ParquetArgs, TableFormatArg};
+use super::output::{
+    csv_only, not_a_table, output_is_input, same_file_outputs, ParquetArgs, TableFormatArg,
+};
 
 /// Flags of `solve`.
 #[derive(Debug, Args)]
@@ -75,6 +77,7 @@ impl SolveArgs {
             ("--report", self.report.as_ref()),
         ];
         csv_only("--stats", outputs[1].1, "--stats is written as CSV")?;
+        not_a_table("--report", outputs[2].1, "one JSON document", "json")?;
         same_file_outputs(&outputs)?;
         output_is_input(&inputs, &outputs)?;
         Ok(SolveConfig {

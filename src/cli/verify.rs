@@ -5,7 +5,7 @@ use clap::Args;
 use sudoku_batch::cmd::verify::VerifyConfig;
 
 use super::input::InputArgs;
-use super::output::{csv_only, output_is_input, same_file_outputs};
+use super::output::{csv_only, not_a_table, output_is_input, same_file_outputs};
 
 /// Flags of `verify`.
 #[derive(Debug, Args)]
@@ -47,6 +47,7 @@ impl VerifyArgs {
             ("--report", self.report.as_ref()),
         ];
         csv_only("--rejects", outputs[0].1, "--rejects is written as CSV")?;
+        not_a_table("--report", outputs[1].1, "one JSON document", "json")?;
         same_file_outputs(&outputs)?;
         output_is_input(&inputs, &outputs)?;
         let mut read = self.input.read_config(inputs)?;
