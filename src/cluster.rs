@@ -56,6 +56,15 @@ pub fn shard_from_env(
             "--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes indexed Job): give the \
              number of completions with --shard-count N",
         )?;
+        // The index runs over 0..completions; one beyond --shard-count means the count is
+        // smaller than the Job's completions (not an array with gaps: trial 6).
+        if index >= u64::from(n) {
+            return Err(format!(
+                "--shard auto: JOB_COMPLETION_INDEX={index} needs --shard-count of at least {} \
+                 (the Job's completions), not {n}",
+                index + 1
+            ));
+        }
         (index + 1, u64::from(n), "Kubernetes")
     } else {
         return Err(

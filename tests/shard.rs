@@ -544,6 +544,15 @@ fn shard_auto_takes_the_task_from_the_scheduler() {
     let (code, _, err) = run(&[("JOB_COMPLETION_INDEX", "2")], &[]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--shard-count"), "{err}");
+    // Trial 6: an index beyond the count blamed "an array given as a list with gaps" (a
+    // Slurm notion); the count is what is short.
+    let (code, shard, err) = run(&[("JOB_COMPLETION_INDEX", "8")], &["--shard-count", "8"]);
+    assert_eq!((code, shard), (Some(2), None));
+    assert_eq!(
+        err.trim_end(),
+        "sudoku-batch: error: --shard auto: JOB_COMPLETION_INDEX=8 needs --shard-count of at \
+         least 9 (the Job's completions), not 8"
+    );
     let (code, shard, err) = run(&[], &[]);
     assert_eq!((code, shard), (Some(2), None));
     assert!(
