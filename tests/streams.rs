@@ -216,6 +216,35 @@ fn multi_member_gzip_and_multi_frame_zstd_are_read_to_the_end() {
     }
 }
 
+/// Trial 6: a cut `.gz` said "incomplete deflate stream" and a cut `.xz` "premature eof";
+/// each now says the file is corrupt or truncated, naming the codec.
+#[test]
+fn a_cut_compressed_input_is_called_corrupt_or_truncated() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = fs::read(SAMPLE).unwrap();
+    for (name, compress) in codecs() {
+        if name == "zip" {
+            continue;
+        }
+        let whole = compress(&plain);
+        let path = dir.path().join(format!("cut.{name}"));
+        fs::write(&path, &whole[..whole.len() / 2]).unwrap();
+        let a = bin()
+            .args(["solve", "-q", "-o", "-"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&a.stderr);
+        assert_eq!(a.status.code(), Some(2), "{name}: {err}");
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(
+            err.contains(&format!("cut.{name}"))
+                && err.contains(&format!("corrupt or truncated {name} data (")),
+            "{name}: {err}"
+        );
+    }
+}
+
 #[test]
 fn a_corrupt_stream_or_a_shard_of_a_pipe_is_one_line_exit_2() {
     let dir = tempfile::tempdir().unwrap();

@@ -375,7 +375,28 @@ fn spawn_decoder(codec: Codec, raw: Box<dyn Read + Send>) -> io::Result<Decoded>
 }
 
 /// Decompresses `raw` into `tx` (the caller sends the empty piece that ends it).
+///
+/// # Errors
+/// A decoder's error, said as what it means for the file: `corrupt or truncated gzip data
+/// (incomplete deflate stream)`, not the decoder's words alone (trial 6: "premature eof"
+/// for a cut `.xz`); an error reading the file itself keeps its own words.
 fn decode(
+    codec: Codec,
+    raw: Box<dyn Read + Send>,
+    tx: &SyncSender<io::Result<Vec<u8>>>,
+) -> io::Result<()> {
+    decode_stream(codec, raw, tx).map_err(|e| match (codec, e.kind()) {
+        (Codec::Plain | Codec::Zip, _) | (_, io::ErrorKind::Interrupted) => e,
+        _ if e.raw_os_error().is_some() => e,
+        _ => io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("corrupt or truncated {} data ({e})", codec.name()),
+        ),
+    })
+}
+
+/// [`decode`] without the wording of its errors.
+fn decode_stream(
     codec: Codec,
     raw: Box<dyn Read + Send>,
     tx: &SyncSender<io::Result<Vec<u8>>>,
