@@ -63,9 +63,9 @@ pub(crate) struct Cell {
 #[derive(Clone, Copy)]
 pub(crate) struct State {
     /// `cand[3 * d + b]`: the cells of band `b` where digit `d + 1` may stand (27 bits).
-    cand: [u32; 27],
+    cand: [u32; BOARDS],
     /// `cand` as [`State::update`] last left it.
-    prev: [u32; 27],
+    prev: [u32; BOARDS],
     /// Cells of each band not yet fixed to a digit.
     unsolved: [u32; 3],
 }
@@ -87,6 +87,20 @@ const OTHER: [[u8; 3]; 27] = {
     t
 };
 
+/// Boards in a [`State`]: 27 (nine digits by three bands) and one of padding, always 0,
+/// so that [`State::changed`] compares four at a time.
+const BOARDS: usize = 28;
+
+/// Every digit possible in every cell; the padding board empty.
+const INITIAL: [u32; BOARDS] = {
+    let mut t = [BAND; BOARDS];
+    t[27] = 0;
+    t
+};
+
+/// For band `b`, the other two bands.
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [2, 0], [0, 1]];
+
 impl State {
     /// A state with the givens of `puzzle` placed (`[u8; 81]`, 0 = empty), not yet propagated.
     ///
@@ -99,8 +113,8 @@ impl State {
     /// On a cell above 9 (a [`crate::grid::Grid`] never holds one).
     pub(crate) fn from_givens(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
         let mut s = State {
-            cand: [BAND; 27],
-            prev: [0; 27],
+            cand: INITIAL,
+            prev: [0; BOARDS],
             unsolved: [BAND; 3],
         };
         // `placed[3 * d + b]`: the givens of digit `d + 1` in band `b`.
@@ -179,15 +193,25 @@ impl State {
         Ok(())
     }
 
+    /// The boards that differ from `prev`: bit `i` for board `i` (27 bits).
+    #[inline(always)]
+    fn changed(&self) -> u32 {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            changed_sse2(&self.cand, &self.prev)
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            changed_scalar(&self.cand, &self.prev)
+        }
+    }
+
     /// Runs [`State::update`] on changed boards until none is left: finds them as a mask
     /// of the boards that differ from `prev`, built without a branch per board.
     #[inline(always)]
-    fn settle_by_mask(&mut self) -> Result<(), Contradiction> {
+    fn settle(&mut self) -> Result<(), Contradiction> {
         loop {
-            let mut m = 0u32;
-            for (i, (c, p)) in self.cand.iter().zip(&self.prev).enumerate() {
-                m |= u32::from(c != p) << i;
-            }
+            let mut m = self.changed();
             if m == 0 {
                 return Ok(());
             }
@@ -199,50 +223,20 @@ impl State {
         }
     }
 
-    /// Runs [`State::update`] on changed boards until none is left: passes over the 27
-    /// boards in a fixed order, unrolled so every index is a constant.
-    #[inline(always)]
-    fn settle_by_pass(&mut self) -> Result<(), Contradiction> {
-        loop {
-            let mut changed = false;
-            // (Comparing four boards at once with one 16-byte load ran 14% slower on
-            // top5k: the load waits on the 4-byte stores `update` just made.)
-            macro_rules! pass {
-                ($($i:literal)*) => {$(
-                    if self.cand[$i] != self.prev[$i] {
-                        self.update($i)?;
-                        changed = true;
-                    }
-                )*};
-            }
-            pass!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
-            if !changed {
-                return Ok(());
-            }
-        }
-    }
-
     /// Propagates to a fixpoint. Returns `None` when the grid is solved, else a cell to branch
     /// on: a two-candidate cell when there is one ([`State::busiest_pair`] when there are
     /// at most `max_pairs`, else [`first_pair`]; the search passes [`BUSIEST_MAX_PAIRS`]
     /// until a puzzle has made a few guesses, then `u32::MAX`), else see [`State::fewest`].
     ///
-    /// `SPREAD` picks how changed boards are found. `true`: a mask of all changed boards,
-    /// built without branches, then walked bit by bit; best when many boards change at
-    /// unpredictable places, as when the givens are first propagated (on 17-clue puzzles
-    /// it cut the end-to-end CPU time by 9%). `false`: one branch per board in a fixed
-    /// order; best after a guess, when few boards change and the branches predict well
-    /// (the mask made serg_benchmark, 6.5 guesses per puzzle, 6-14% slower).
-    pub(crate) fn propagate<const SPREAD: bool>(
-        &mut self,
-        max_pairs: u32,
-    ) -> Result<Option<Cell>, Contradiction> {
+    /// Changed boards are found as a mask built four boards at a time ([`State::changed`])
+    /// and walked bit by bit. (Until issue 14's seventh round, the search after a guess
+    /// used one branch per board in a fixed order instead: faster on the AMD EPYC of
+    /// earlier rounds, but on the Intel Xeon with AVX-512 the benchmarks now run on, its
+    /// 27 branches per pass mispredicted twice as often and the hard sets ran 10-20%
+    /// slower; BENCHMARKS.md.)
+    pub(crate) fn propagate(&mut self, max_pairs: u32) -> Result<Option<Cell>, Contradiction> {
         loop {
-            if SPREAD {
-                self.settle_by_mask()?;
-            } else {
-                self.settle_by_pass()?;
-            }
+            self.settle()?;
             if self.unsolved == [0; 3] {
                 return Ok(None);
             }
@@ -302,26 +296,31 @@ impl State {
             ones[b] = x ^ y ^ z;
             twos[b] = (x & y) | (z & (x | y));
         }
-        let mut best = None;
-        let mut best_score = 0;
-        for (b, &band_pairs) in pairs.iter().enumerate() {
-            let [o1, o2] = [(b + 1) % 3, (b + 2) % 3];
-            let mut m = band_pairs;
-            while m != 0 {
-                let p = m.trailing_zeros();
-                m &= m - 1;
-                let c = p % 9;
-                let column = (ones[o1] >> c & 1)
-                    + (ones[o2] >> c & 1)
-                    + 2 * ((twos[o1] >> c & 1) + (twos[o2] >> c & 1));
-                let score = (self.unsolved[b] & BAND_PEERS[p as usize]).count_ones() + column;
-                if score > best_score {
-                    best_score = score;
-                    best = Some(Cell { band: b, bit: p });
-                }
-            }
+        // The best cell as one key, `score << 8 | (255 - 32 * band - bit)`, so that `max`
+        // (a conditional move, not a branch) keeps the first cell of the highest score.
+        let mut best = 0u32;
+        // All pairs in one word (band `b` at bits `32 b..`): one loop, one exit to predict.
+        let mut m = u128::from(pairs[0]) | u128::from(pairs[1]) << 32 | u128::from(pairs[2]) << 64;
+        while m != 0 {
+            let at = m.trailing_zeros();
+            m &= m - 1;
+            let (b, p) = ((at >> 5) as usize, at & 31);
+            let [o1, o2] = OTHER_BANDS[b];
+            let c = p % 9;
+            let column = (ones[o1] >> c & 1)
+                + (ones[o2] >> c & 1)
+                + 2 * ((twos[o1] >> c & 1) + (twos[o2] >> c & 1));
+            let score = (self.unsolved[b] & BAND_PEERS[p as usize]).count_ones() + column;
+            best = best.max(score << 8 | (255 - at));
         }
-        best
+        if best >> 8 == 0 {
+            return None;
+        }
+        let at = 255 - (best & 0xFF);
+        Some(Cell {
+            band: (at >> 5) as usize,
+            bit: at & 31,
+        })
     }
 
     /// When no cell has two candidates: of the first unfixed cell of each band, the one
@@ -368,6 +367,47 @@ impl State {
         }
         g
     }
+}
+
+/// [`State::changed`], one board at a time: bit `i` set when `cand[i] != prev[i]`.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+fn changed_scalar(cand: &[u32; BOARDS], prev: &[u32; BOARDS]) -> u32 {
+    let mut m = 0u32;
+    for (i, (c, p)) in cand.iter().zip(prev).enumerate() {
+        m |= u32::from(c != p) << i;
+    }
+    m
+}
+
+/// [`State::changed`] four boards at a time (SSE2, part of every x86-64 CPU): compare,
+/// narrow the 28 lane results to bytes, and take their sign bits. The 28th board is
+/// padding, equal on both sides.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn changed_sse2(cand: &[u32; BOARDS], prev: &[u32; BOARDS]) -> u32 {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_epi8, _mm_packs_epi16, _mm_packs_epi32,
+    };
+    // SAFETY: these intrinsics need SSE2, which this function is only compiled with (the
+    // `cfg` above). Each load reads the 16 bytes of `a[k..k + 4]`, and `k <= 24` below,
+    // so it stays inside the array (`_mm_loadu_si128` needs no alignment).
+    let (low, high) = unsafe {
+        let load = |a: &[u32; BOARDS], k: usize| _mm_loadu_si128(a[k..k + 4].as_ptr().cast());
+        let eq = |k: usize| _mm_cmpeq_epi32(load(cand, k), load(prev, k));
+        let (e0, e1) = (
+            _mm_packs_epi32(eq(0), eq(4)),
+            _mm_packs_epi32(eq(8), eq(12)),
+        );
+        let (e2, e3) = (
+            _mm_packs_epi32(eq(16), eq(20)),
+            _mm_packs_epi32(eq(24), eq(24)),
+        );
+        (
+            _mm_movemask_epi8(_mm_packs_epi16(e0, e1)) as u32,
+            _mm_movemask_epi8(_mm_packs_epi16(e2, e3)) as u32,
+        )
+    };
+    !(low | (high & 0xFFF) << 16) & ((1 << 27) - 1)
 }
 
 /// Up to this many two-candidate cells in the grid, [`State::propagate`] branches on the
@@ -417,6 +457,39 @@ mod tests {
         p != q && (p / 9 == q / 9 || p % 9 == q % 9 || same_box)
     }
 
+    /// The SSE2 mask of changed boards agrees with the plain loop, board by board: each
+    /// of the 27 boards changed alone, and random pairs of states.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[test]
+    fn changed_boards_sse2_matches_the_loop() {
+        let prev = INITIAL;
+        for i in 0..27 {
+            let mut cand = INITIAL;
+            cand[i] &= !(1 << (i % 27));
+            assert_eq!(changed_sse2(&cand, &prev), 1 << i, "board {i}");
+            assert_eq!(changed_scalar(&cand, &prev), 1 << i, "board {i}");
+        }
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..1000 {
+            let (mut cand, mut prev) = ([0u32; BOARDS], [0u32; BOARDS]);
+            for i in 0..27 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                cand[i] = (x as u32) & BAND;
+                // About half the boards unchanged.
+                prev[i] = if x >> 40 & 1 == 0 {
+                    cand[i]
+                } else {
+                    (x >> 32) as u32 & BAND
+                };
+            }
+            let want = changed_scalar(&cand, &prev);
+            assert_eq!(changed_sse2(&cand, &prev), want);
+            assert!(want.count_ones() > 3 && want.count_ones() < 24);
+        }
+    }
+
     /// Walks down the first candidate of every branch and checks each branch cell against
     /// a plain count over the 81 cells: a two-candidate cell when there is one, and with at
     /// most `max_pairs` of them, one with the most unfixed peers. Run with the search's two
@@ -445,7 +518,7 @@ mod tests {
         let (mut scored, mut many) = (0, 0);
         for line in HARD {
             let mut s = State::from_givens(&parse_cells(line.as_bytes()).unwrap().0).unwrap();
-            let mut next = s.propagate::<true>(max_pairs);
+            let mut next = s.propagate(max_pairs);
             while let Ok(Some(cell)) = next {
                 let at = |q: usize| Cell {
                     band: q / 27,
@@ -465,9 +538,7 @@ mod tests {
                     many += usize::from(pairs.len() > BUSIEST_MAX_PAIRS as usize);
                 }
                 let d = s.digits(cell).trailing_zeros() as usize;
-                next = s
-                    .assign(d, cell)
-                    .and_then(|()| s.propagate::<false>(max_pairs));
+                next = s.assign(d, cell).and_then(|()| s.propagate(max_pairs));
             }
         }
         (scored, many)
