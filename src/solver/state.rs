@@ -17,7 +17,7 @@
 //!   r7  | 63 ...                         |   band 2, bits  9..18
 //!   r8  | 72 ...                      80 |   band 2, bits 18..27
 //!
-//!  cand[3*d + b] (u32): bit p set <=> digit d+1 may still stand in cell 27*b + p
+//!  cand[9*b + d] (u32): bit p set <=> digit d+1 may still stand in cell 27*b + p
 //!
 //!   bit  31..27 | 26 .. 24 23 .. 21 20 .. 18 | 17 ......... 9 | 8 .. 6 5 .. 3 2 .. 0
 //!        zero   | row 3b+2: c8-6  c5-3  c2-0 | row 3b+1       | row 3b: c8-6 c5-3 c2-0
@@ -25,14 +25,14 @@
 //!
 //!  A column of a band is `COLUMN0 << col` (bits col, col+9, col+18).
 //!  unsolved[b]: bit p set while cell 27*b + p has no digit fixed yet.
-//!  prev[3*d + b]: cand[3*d + b] as `update` last left it; a difference means "look again".
+//!  prev[9*b + d]: cand[9*b + d] as `update` last left it; a difference means "look again".
 //! ```
 //!
 //! Propagation (JCZSolve-style; written here after reading public descriptions and the
 //! `sudoku` crate's solver, no code copied). Boards whose value differs from `prev` are
 //! run through `update` until none does, then naked singles, until neither changes anything:
 //!
-//! * `update(i)`, `i = 3 * d + b`: for digit `d` in band `b`, shrink each row to the three boxes it can
+//! * `update(i)`, `i = 9 * b + d`: for digit `d` in band `b`, shrink each row to the three boxes it can
 //!   use (9-bit pattern, [`SHRINK`]), keep only minirows that some row-to-box permutation
 //!   uses ([`COMPLEX`]: box/line interactions and hidden singles in boxes), then every row
 //!   left with one cell is a placement: clear the cell for the other digits. A box whose
@@ -62,7 +62,7 @@ pub(crate) struct Cell {
 /// Candidate bitboards for every digit and band, and the cells not yet fixed.
 #[derive(Clone, Copy)]
 pub(crate) struct State {
-    /// `cand[3 * d + b]`: the cells of band `b` where digit `d + 1` may stand (27 bits).
+    /// `cand[9 * b + d]`: the cells of band `b` where digit `d + 1` may stand (27 bits).
     cand: [u32; BOARDS],
     /// `cand` as [`State::update`] last left it.
     prev: [u32; BOARDS],
@@ -70,17 +70,17 @@ pub(crate) struct State {
     unsolved: [u32; 3],
 }
 
-/// For a board index `i = 3 * d + b`: the indices of the same digit in the other two
-/// bands, then `b` (one small load instead of a division by 3 when `i` is not a constant).
+/// For a board index `i = 9 * b + d`: the indices of the same digit in the other two
+/// bands, then `b` (one small load instead of a division by 9).
 const OTHER: [[u8; 3]; 27] = {
     let mut t = [[0u8; 3]; 27];
     let mut i = 0;
     while i < 27 {
-        let base = i - i % 3;
+        let (b, d) = (i / 9, i % 9);
         t[i] = [
-            (base + (i + 1) % 3) as u8,
-            (base + (i + 2) % 3) as u8,
-            (i % 3) as u8,
+            (9 * ((b + 1) % 3) + d) as u8,
+            (9 * ((b + 2) % 3) + d) as u8,
+            b as u8,
         ];
         i += 1;
     }
@@ -117,7 +117,7 @@ impl State {
             prev: [0; BOARDS],
             unsolved: [BAND; 3],
         };
-        // `placed[3 * d + b]`: the givens of digit `d + 1` in band `b`.
+        // `placed[9 * b + d]`: the givens of digit `d + 1` in band `b`.
         let mut placed = [0u32; 27];
         for (b, cells) in puzzle.chunks_exact(27).enumerate() {
             // Branch-free: which cells of the band hold a given.
@@ -130,7 +130,7 @@ impl State {
             while m != 0 {
                 let p = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let i = 3 * usize::from(cells[p] - 1) + b;
+                let i = 9 * b + usize::from(cells[p] - 1);
                 let bit = 1u32 << p;
                 if s.cand[i] & bit == 0 {
                     return Err(Contradiction);
@@ -144,7 +144,7 @@ impl State {
             }
         }
         for (i, (c, &g)) in s.cand.iter_mut().zip(&placed).enumerate() {
-            *c = (*c & s.unsolved[i % 3]) | g;
+            *c = (*c & s.unsolved[i / 9]) | g;
         }
         Ok(s)
     }
@@ -154,7 +154,7 @@ impl State {
     /// cell's other digits, its column in the other bands).
     #[inline]
     pub(crate) fn assign(&mut self, d: usize, cell: Cell) -> Result<(), Contradiction> {
-        let i = 3 * d + cell.band;
+        let i = 9 * cell.band + d;
         let bit = 1u32 << cell.bit;
         if self.cand[i] & bit == 0 {
             return Err(Contradiction);
@@ -163,7 +163,7 @@ impl State {
         Ok(())
     }
 
-    /// Band logic for board `i = 3 * d + b`: digit `d + 1` in band `b` (see the module doc).
+    /// Band logic for board `i = 9 * b + d`: digit `d + 1` in band `b` (see the module doc).
     #[inline(always)]
     fn update(&mut self, i: usize) -> Result<(), Contradiction> {
         let a = self.cand[i];
@@ -184,8 +184,9 @@ impl State {
         let new = solved & self.unsolved[b];
         // Unconditional (a no-op when `new` is 0): the branch mispredicted 40% of the time.
         self.unsolved[b] &= !new;
-        for d in 0..9 {
-            self.cand[3 * d + b] &= !new;
+        // The band's nine boards lie side by side: two vector and-nots and one scalar.
+        for c in &mut self.cand[9 * b..9 * b + 9] {
+            *c &= !new;
         }
         // `a` is a fixpoint of this function: no need to look at board `i` again.
         self.cand[i] = a;
@@ -245,7 +246,7 @@ impl State {
             for (b, pair) in pairs.iter_mut().enumerate() {
                 let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
                 for d in 0..9 {
-                    let x = self.cand[3 * d + b];
+                    let x = self.cand[9 * b + d];
                     r3 |= r2 & x;
                     r2 |= r1 & x;
                     r1 |= x;
@@ -257,7 +258,7 @@ impl State {
                 if singles != 0 {
                     placed = true;
                     for d in 0..9 {
-                        let mut hits = self.cand[3 * d + b] & singles;
+                        let mut hits = self.cand[9 * b + d] & singles;
                         while hits != 0 {
                             let bit = hits.trailing_zeros();
                             hits &= hits - 1;
@@ -350,7 +351,7 @@ impl State {
     pub(crate) fn digits(&self, cell: Cell) -> u32 {
         let mut m = 0;
         for d in 0..9 {
-            m |= ((self.cand[3 * d + cell.band] >> cell.bit) & 1) << d;
+            m |= ((self.cand[9 * cell.band + d] >> cell.bit) & 1) << d;
         }
         m
     }
@@ -361,7 +362,7 @@ impl State {
         for (i, &board) in self.cand.iter().enumerate() {
             let mut m = board;
             while m != 0 {
-                g[27 * (i % 3) + m.trailing_zeros() as usize] = (i / 3) as u8 + 1;
+                g[27 * (i / 9) + m.trailing_zeros() as usize] = (i % 9) as u8 + 1;
                 m &= m - 1;
             }
         }
