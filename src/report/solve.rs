@@ -137,7 +137,8 @@ pub struct Tally {
     pub guesses: u64,
     /// Of those records, how many needed no guess.
     pub no_guess: u64,
-    /// Sum of solve times, nanoseconds.
+    /// Sum of solve times of those records, nanoseconds (a clue conflict's, which
+    /// `--stats` gives, is not among them).
     pub solve_ns: u64,
 }
 
@@ -294,7 +295,9 @@ pub struct RunRates {
     pub puzzles_per_s: f64,
     /// Wall time per record, microseconds.
     pub us_per_puzzle: f64,
-    /// Sum of per-record solve times, milliseconds (CPU work over all threads).
+    /// Sum of per-record solve times of the searched records (not `invalid`: a clue
+    /// conflict's time in the solver, which `--stats` gives, is left out), milliseconds
+    /// (CPU work over all threads).
     pub solve_ms_total: f64,
     /// Per-record solve time percentiles, microseconds (records that reached the solver).
     pub latency: Latency,
