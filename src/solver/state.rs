@@ -225,7 +225,7 @@ impl State {
     }
 
     /// Propagates to a fixpoint. Returns `None` when the grid is solved, else a cell to branch
-    /// on: a two-candidate cell when there is one ([`State::busiest_pair`] when there are
+    /// on: a two-candidate cell when there is one ([`State::busiest_pair_dispatch`] when there are
     /// at most `max_pairs`, else [`first_pair`]; the search passes [`BUSIEST_MAX_PAIRS`]
     /// until a puzzle has made a few guesses, then `u32::MAX`), else see [`State::fewest`].
     ///
@@ -272,7 +272,7 @@ impl State {
             if !placed {
                 let total = pairs[0].count_ones() + pairs[1].count_ones() + pairs[2].count_ones();
                 let pair = if total <= max_pairs {
-                    self.busiest_pair(pairs)
+                    self.busiest_pair_dispatch(pairs)
                 } else {
                     first_pair(pairs)
                 };
@@ -281,11 +281,40 @@ impl State {
         }
     }
 
+    /// [`State::busiest_pair`], from a copy compiled for the `popcnt` and `bmi1`
+    /// instructions when the CPU has them (checked at run time; the release build targets
+    /// baseline x86-64, where a population count takes about 15 instructions). The
+    /// copy chooses the same cell (tested); it saves about 3% of the instructions on
+    /// forum_hardest (BENCHMARKS.md, issue 14, seventh round).
+    fn busiest_pair_dispatch(&self, pairs: [u32; 3]) -> Option<Cell> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("popcnt")
+                && std::arch::is_x86_feature_detected!("bmi1")
+            {
+                // SAFETY: the CPU has the features the copy is compiled for.
+                return unsafe { self.busiest_pair_hw(pairs) };
+            }
+        }
+        self.busiest_pair(pairs)
+    }
+
+    /// [`State::busiest_pair`] compiled with `popcnt` and `bmi1`.
+    ///
+    /// # Safety
+    /// The CPU must have both features (`is_x86_feature_detected!`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1")]
+    unsafe fn busiest_pair_hw(&self, pairs: [u32; 3]) -> Option<Cell> {
+        self.busiest_pair(pairs)
+    }
+
     /// Of the two-candidate cells (`pairs[b]`: those of band `b`), the one with the most
     /// unfixed peers: its row and box (in its band) and its column (in the other two
     /// bands). A guess there settles the most constrained cell and reaches the most
     /// others, so the propagation after it goes furthest (issue 14).
-    #[inline]
+    /// (Inlined into [`State::busiest_pair_hw`] and the portable call alike.)
+    #[inline(always)]
     fn busiest_pair(&self, pairs: [u32; 3]) -> Option<Cell> {
         // Per band, the unfixed cells of each column as a two-bit count (bit `c` of
         // `ones[b]` and of `twos[b]`): a full adder over the band's three rows.
@@ -297,6 +326,17 @@ impl State {
             ones[b] = x ^ y ^ z;
             twos[b] = (x & y) | (z & (x | y));
         }
+        // Per band, the same count over the other two bands' cells of each column (0..=6)
+        // as three bit planes, each copied to the band's three rows, so that a cell's
+        // count is read at its own bit `p`.
+        let mut planes = [[0u32; 3]; 3];
+        for (b, plane) in planes.iter_mut().enumerate() {
+            let [o1, o2] = OTHER_BANDS[b];
+            let (s0, c1) = (ones[o1] ^ ones[o2], ones[o1] & ones[o2]);
+            let t = twos[o1] ^ twos[o2];
+            let (s1, s2) = (t ^ c1, (twos[o1] & twos[o2]) | (t & c1));
+            *plane = [s0, s1, s2].map(|x| x * COLUMN0);
+        }
         // The best cell as one key, `score << 8 | (255 - 32 * band - bit)`, so that `max`
         // (a conditional move, not a branch) keeps the first cell of the highest score.
         let mut best = 0u32;
@@ -306,11 +346,8 @@ impl State {
             let at = m.trailing_zeros();
             m &= m - 1;
             let (b, p) = ((at >> 5) as usize, at & 31);
-            let [o1, o2] = OTHER_BANDS[b];
-            let c = p % 9;
-            let column = (ones[o1] >> c & 1)
-                + (ones[o2] >> c & 1)
-                + 2 * ((twos[o1] >> c & 1) + (twos[o2] >> c & 1));
+            let [s0, s1, s2] = planes[b];
+            let column = (s0 >> p & 1) | (s1 >> p & 1) << 1 | (s2 >> p & 1) << 2;
             let score = (self.unsolved[b] & BAND_PEERS[p as usize]).count_ones() + column;
             best = best.max(score << 8 | (255 - at));
         }
@@ -498,7 +535,14 @@ mod tests {
     #[test]
     fn branches_on_the_pair_cell_with_most_unfixed_peers() {
         for max_pairs in [BUSIEST_MAX_PAIRS, u32::MAX] {
-            let (scored, many) = walk_first_candidates(max_pairs);
+            let (scored, many, hw_checked) = walk_first_candidates(max_pairs);
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("popcnt")
+                && std::arch::is_x86_feature_detected!("bmi1")
+            {
+                assert!(hw_checked >= scored, "{hw_checked} of {scored}");
+            }
+            let _ = hw_checked;
             assert!(
                 scored >= 4,
                 "{max_pairs}: only {scored} scored branch points"
@@ -514,9 +558,12 @@ mod tests {
     }
 
     /// The walk of the test above; returns the branch points checked against the score,
-    /// and how many of them had more than [`BUSIEST_MAX_PAIRS`] pairs.
-    fn walk_first_candidates(max_pairs: u32) -> (usize, usize) {
+    /// how many of them had more than [`BUSIEST_MAX_PAIRS`] pairs, and at how many the
+    /// copy for hardware popcount was compared with the portable one (0 on CPUs without).
+    fn walk_first_candidates(max_pairs: u32) -> (usize, usize, usize) {
         let (mut scored, mut many) = (0, 0);
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+        let mut hw_checked = 0;
         for line in HARD {
             let mut s = State::from_givens(&parse_cells(line.as_bytes()).unwrap().0).unwrap();
             let mut next = s.propagate(max_pairs);
@@ -531,6 +578,20 @@ mod tests {
                     .collect();
                 let p = 27 * cell.band + cell.bit as usize;
                 assert!(pairs.is_empty() || pairs.contains(&p), "{line}: {p}");
+                // The copy compiled for hardware popcount chooses as the portable one.
+                let mut masks = [0u32; 3];
+                for &q in &pairs {
+                    masks[q / 27] |= 1 << (q % 27);
+                }
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("popcnt")
+                    && std::arch::is_x86_feature_detected!("bmi1")
+                {
+                    // SAFETY: the CPU has the features the copy is compiled for.
+                    let hw = unsafe { s.busiest_pair_hw(masks) };
+                    assert_eq!(hw, s.busiest_pair(masks), "{line}");
+                    hw_checked += 1;
+                }
                 if !pairs.is_empty() && pairs.len() <= max_pairs as usize {
                     let score = |q: usize| (0..81).filter(|&r| peers(q, r) && unfixed(r)).count();
                     let best = pairs.iter().map(|&q| score(q)).max().unwrap();
@@ -542,6 +603,6 @@ mod tests {
                 next = s.assign(d, cell).and_then(|()| s.propagate(max_pairs));
             }
         }
-        (scored, many)
+        (scored, many, hw_checked)
     }
 }
