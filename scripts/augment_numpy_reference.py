@@ -7,6 +7,7 @@ per pair); not their code.
 
 usage: scripts/augment_numpy_reference.py INPUT.csv K > OUT.csv
 """
+import argparse
 import csv
 import sys
 
@@ -18,8 +19,21 @@ def lines(rng):
     return np.concatenate([b * 3 + rng.permutation(3) for b in bands])
 
 
+def arguments():
+    """The input CSV (header, then puzzle and solution columns) and K, from the command line;
+    argparse prints the usage for --help and for missing or bad arguments."""
+    parser = argparse.ArgumentParser(
+        description="Augment a Sudoku CSV the numpy way (the reference for `augment`'s "
+        "benchmark): K random isomorphs of each puzzle,solution row, as CSV on stdout."
+    )
+    parser.add_argument("input", metavar="INPUT.csv", help="CSV with a header, then puzzle,solution rows")
+    parser.add_argument("k", metavar="K", type=int, help="isomorphs per row")
+    return parser.parse_args()
+
+
 def main():
-    path, k = sys.argv[1], int(sys.argv[2])
+    args = arguments()
+    path, k = args.input, args.k
     rng = np.random.default_rng(0)
     out = csv.writer(sys.stdout, lineterminator="\n")
     out.writerow(["source_record", "puzzle", "solution"])

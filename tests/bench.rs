@@ -66,8 +66,10 @@ fn assert_no_null_numbers(v: &serde_json::Value, path: &str) {
         serde_json::Value::Object(m) => {
             for (k, x) in m {
                 // The load averages are null only where the machine has no /proc/loadavg.
+                // Speed-up and efficiency are null only for a row that timed nothing (0 / 0).
                 let may_be_null = matches!(k.as_str(), "seed" | "shard")
-                    || (k.starts_with("load_average_") && !Path::new("/proc/loadavg").exists());
+                    || (k.starts_with("load_average_") && !Path::new("/proc/loadavg").exists())
+                    || (matches!(k.as_str(), "speedup" | "efficiency") && m["passes"] == 0);
                 if !may_be_null {
                     assert!(!x.is_null(), "{path}.{k} is null (NaN?)");
                 }
@@ -195,11 +197,11 @@ fn invalid_records_are_skipped_and_counted() {
 }
 
 #[test]
-fn zero_puzzles_give_zero_rates_not_nan() {
+fn zero_puzzles_give_zero_rates_not_nan_and_no_speed_up() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("empty.txt");
     fs::write(&input, "# nothing here\n").unwrap();
-    let (_, json, rows, _) = bench(&["-j", "1,2"], &input);
+    let (stdout, json, rows, md) = bench(&["-j", "1,2"], &input);
     assert_no_null_numbers(&json, "report");
     for r in json["results"].as_array().unwrap() {
         assert_eq!(r["puzzles"], 0);
@@ -207,10 +209,25 @@ fn zero_puzzles_give_zero_rates_not_nan() {
         assert_eq!(r["puzzles_per_s"], 0.0);
         assert_eq!(r["us_per_puzzle"], 0.0);
         assert_eq!(r["latency"]["max_us"], 0.0);
+        // Trial 7: the 1-thread row said 1.00 and the 2-thread row 0.00, both 0 / 0.
+        assert!(r["speedup"].is_null() && r["efficiency"].is_null(), "{r}");
     }
     assert!(rows
         .iter()
         .all(|r| !r.iter().any(|f| f == "NaN" || f == "inf")));
+    for i in 0..2 {
+        let row = csv_row(&rows, i);
+        assert_eq!((&row["speedup"][..], &row["efficiency"][..]), ("", ""));
+    }
+    let md_rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| `")).collect();
+    assert_eq!(md_rows.len(), 2, "{md}");
+    assert!(md_rows.iter().all(|l| l.ends_with("| n/a | n/a |")), "{md}");
+    let table: Vec<&str> = stdout.lines().skip(1).collect();
+    assert_eq!(table.len(), 2, "{stdout}");
+    for l in table {
+        let cells: Vec<&str> = l.split_whitespace().collect();
+        assert_eq!(cells[cells.len() - 2..], ["n/a", "n/a"], "{stdout}");
+    }
 }
 
 /// Every export says it timed a shard (trial 5: the CSV and Markdown did not), and the CSV

@@ -392,6 +392,62 @@ fn a_missing_shard_is_refused_by_name_unless_partial_which_the_report_records() 
     assert!(!again.exists());
 }
 
+/// Trial 7: a shard report edited so that `records` was 5 above its status counts merged
+/// into "45 records", exit 0. A report whose counts do not add up is refused by name, for
+/// solve (records against statuses) and verify (rows against verdicts) alike.
+#[test]
+fn a_report_whose_counts_do_not_add_up_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = Path::new(SAMPLE);
+    let mut reports: Vec<PathBuf> = ["1/3", "2/3", "3/3"]
+        .iter()
+        .enumerate()
+        .map(|(i, s)| solve(dir.path(), sample, Some(s), &format!("s{}", i + 1)).report)
+        .collect();
+    let out = dir.path().join("m.json");
+    merge(&out, &reports).code(0);
+    let mut bad = json(&reports[2]);
+    let records = bad["records"].as_u64().unwrap();
+    bad["records"] = (records + 5).into();
+    let edited = dir.path().join("s3bad.json");
+    fs::write(&edited, serde_json::to_string_pretty(&bad).unwrap()).unwrap();
+    reports[2] = edited.clone();
+    let merged = dir.path().join("bad.json");
+    let err = refusal(merge(&merged, &reports));
+    let want = format!(
+        "{}: its counts do not add up: records is {} but the status counts add up to {records} (",
+        edited.display(),
+        records + 5
+    );
+    assert!(err.contains(&want), "{err}");
+    assert!(!merged.exists());
+
+    let verify = |shard: &str, tag: &str| -> PathBuf {
+        let report = dir.path().join(format!("{tag}.json"));
+        bin()
+            .args(["verify", "-q", "--shard", shard, "--report"])
+            .arg(&report)
+            .arg(SAMPLE)
+            .assert()
+            .code(0);
+        report
+    };
+    let (v1, v2) = (verify("1/2", "v1"), verify("2/2", "v2"));
+    let mut bad = json(&v2);
+    let ok = bad["verdicts"]["ok"].as_u64().unwrap();
+    bad["verdicts"]["ok"] = (ok - 1).into();
+    fs::write(&v2, serde_json::to_string_pretty(&bad).unwrap()).unwrap();
+    let err = refusal(merge(&dir.path().join("vm.json"), &[v1, v2.clone()]));
+    let rows = bad["rows"].as_u64().unwrap();
+    let want = format!(
+        "{}: its counts do not add up: rows is {rows} but the verdicts add up to {} (ok {}",
+        v2.display(),
+        rows - 1,
+        ok - 1
+    );
+    assert!(err.contains(&want), "{err}");
+}
+
 /// `report merge` of verify reports counts in verify's own word, rows, as verify's summary
 /// does (it said "records"): the line names the merged report's `rows`, which equal a whole
 /// run's.

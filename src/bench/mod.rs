@@ -156,10 +156,13 @@ pub struct BenchRow {
     pub no_guess_pct: f64,
     /// Guesses per puzzle.
     pub guesses_per_puzzle: f64,
-    /// Throughput relative to the baseline row of the same input (1 thread when measured).
-    pub speedup: f64,
-    /// `speedup` per thread relative to the baseline's threads (1.0 = linear scaling).
-    pub efficiency: f64,
+    /// Throughput relative to the baseline row of the same input (1 thread when measured);
+    /// `None` (JSON `null`) when the baseline solved nothing (an input without puzzles):
+    /// 0 / 0 is no speed-up, for the baseline row as for the others.
+    pub speedup: Option<f64>,
+    /// `speedup` per thread relative to the baseline's threads (1.0 = linear scaling);
+    /// `None` when `speedup` is.
+    pub efficiency: Option<f64>,
     /// Thread count of the baseline row.
     pub baseline_threads: usize,
     /// More threads than the cores available ([`Provenance::cores`]): the row measures
@@ -288,15 +291,17 @@ pub fn measure(
         latency: tally.latency(),
         no_guess_pct: tally.no_guess_pct(),
         guesses_per_puzzle: tally.guesses_per_puzzle(),
-        speedup: 0.0,
-        efficiency: 0.0,
+        speedup: None,
+        efficiency: None,
         baseline_threads: threads,
         oversubscribed: threads > std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
     })
 }
 
 /// Fills `speedup` and `efficiency` of one input's rows against its 1-thread row, or
-/// against its fewest-threads row when 1 thread was not measured.
+/// against its fewest-threads row when 1 thread was not measured; both `None` on every row
+/// when that row's rate is 0 (nothing timed: trial 7, an empty input gave the baseline
+/// 1.00 and the other row 0.00 for the same 0 / 0).
 pub fn set_speedups(rows: &mut [BenchRow]) {
     let Some(base) = rows
         .iter()
@@ -307,12 +312,11 @@ pub fn set_speedups(rows: &mut [BenchRow]) {
     };
     for r in rows {
         r.baseline_threads = base.0;
-        r.speedup = if r.threads == base.0 {
-            1.0
-        } else {
-            ratio(r.puzzles_per_s, base.1)
-        };
-        r.efficiency = ratio(r.speedup * base.0 as f64, r.threads as f64);
+        r.speedup = (base.1 > 0.0).then(|| match r.threads == base.0 {
+            true => 1.0,
+            false => r.puzzles_per_s / base.1,
+        });
+        r.efficiency = r.speedup.map(|s| s * base.0 as f64 / r.threads as f64);
     }
 }
 
@@ -336,8 +340,8 @@ mod tests {
             latency: Latency::default(),
             no_guess_pct: 0.0,
             guesses_per_puzzle: 0.0,
-            speedup: 0.0,
-            efficiency: 0.0,
+            speedup: None,
+            efficiency: None,
             baseline_threads: 0,
             oversubscribed: false,
         }
@@ -347,12 +351,20 @@ mod tests {
     fn speedup_is_against_one_thread_and_never_nan() {
         let mut rows = vec![row(4, 300.0), row(1, 100.0), row(2, 0.0)];
         set_speedups(&mut rows);
-        let got: Vec<(f64, f64)> = rows.iter().map(|r| (r.speedup, r.efficiency)).collect();
-        assert_eq!(got, [(3.0, 0.75), (1.0, 1.0), (0.0, 0.0)]);
+        let got: Vec<_> = rows.iter().map(|r| (r.speedup, r.efficiency)).collect();
+        assert_eq!(
+            got,
+            [
+                (Some(3.0), Some(0.75)),
+                (Some(1.0), Some(1.0)),
+                (Some(0.0), Some(0.0))
+            ]
+        );
+        // Trial 7: nothing timed (an empty input) is 0 / 0 on every row, the baseline's too.
         let mut zero = vec![row(1, 0.0), row(2, 0.0)];
         set_speedups(&mut zero);
         assert!(zero
             .iter()
-            .all(|r| r.speedup.is_finite() && r.efficiency.is_finite()));
+            .all(|r| r.speedup.is_none() && r.efficiency.is_none()));
     }
 }

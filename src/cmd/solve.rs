@@ -364,7 +364,8 @@ fn print_summary(cfg: &SolveConfig, col: &Collector, r: &SolveReport) {
 
 /// The summary of a `solve` run, lines of at most 100 columns: counts by status, then why
 /// records are `invalid` (when some are) and how many `multiple` reached a `--limit` above 2
-/// (when some did), then speed and latency.
+/// (when some did), then speed, and the latency and guesses of the searched records (or
+/// that none was searched).
 fn summary_lines(r: &SolveReport) -> Vec<String> {
     let (c, rates) = (&r.counts.status, &r.counts.rates);
     let l = &rates.latency;
@@ -403,19 +404,24 @@ fn summary_lines(r: &SolveReport) -> Vec<String> {
             r.counts.solutions_capped
         ));
     }
-    lines.extend([
-        format!(
-            "sudoku-batch: {:.3} s wall, {:.0} puzzles/s, {:.2} µs/puzzle, {}",
-            r.header.wall_ms / 1000.0,
-            rates.puzzles_per_s,
-            rates.us_per_puzzle,
-            count(r.header.threads as u64, "thread", "threads"),
-        ),
-        format!(
+    lines.extend([format!(
+        "sudoku-batch: {:.3} s wall, {:.0} puzzles/s, {:.2} µs/puzzle, {}",
+        r.header.wall_ms / 1000.0,
+        rates.puzzles_per_s,
+        rates.us_per_puzzle,
+        count(r.header.threads as u64, "thread", "threads"),
+    )]);
+    // Latency and guesses cover the searched records only (not `invalid`): with none, zeros
+    // would read as figures ("0.0% no guess": every puzzle guessed; trial 7).
+    lines.push(match r.counts.tally.solved_by_search {
+        0 => "sudoku-batch: no puzzle searched (every record invalid, or none): \
+              no latency or guesses"
+            .to_string(),
+        _ => format!(
             "sudoku-batch: latency p50/p99/max {:.1}/{:.1}/{:.1} µs; {:.2} guesses/puzzle, {:.1}% no guess",
             l.p50_us, l.p99_us, l.max_us, rates.guesses_per_puzzle, rates.no_guess_pct
         ),
-    ]);
+    });
     lines
 }
 
@@ -467,5 +473,34 @@ mod tests {
             lines[2]
         );
         assert!(lines[3].ends_with("1024 threads"), "{}", lines[3]);
+        assert!(lines[4].contains("µs; 20000.00 guesses/puzzle, 50.0% no guess"));
+    }
+
+    /// Trial 7: a file of clue conflicts said `latency p50/p99/max 0.0/0.0/0.0 µs; 0.00
+    /// guesses/puzzle, 0.0% no guess`, as if every puzzle had been guessed.
+    #[test]
+    fn a_run_that_searched_nothing_says_so_instead_of_zeros() {
+        let counts = SolveCounts {
+            records: 2,
+            status: StatusCounts {
+                invalid: 2,
+                ..StatusCounts::default()
+            },
+            invalid_kinds: InvalidKinds {
+                clue_conflict: 2,
+                ..InvalidKinds::default()
+            },
+            ..SolveCounts::default()
+        };
+        let mut header = Header::new("solve", Vec::new(), None);
+        header.wall_ms = 1.0;
+        let lines = summary_lines(&Report::new(header, counts));
+        let last = lines.last().unwrap();
+        assert_eq!(
+            last,
+            "sudoku-batch: no puzzle searched (every record invalid, or none): no latency or \
+             guesses"
+        );
+        assert!(!lines.iter().any(|l| l.contains("no guess")), "{lines:?}");
     }
 }

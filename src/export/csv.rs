@@ -4,7 +4,7 @@
 //! still says where it came from, and that it timed a shard (trial 5). `oversubscribed`
 //! (`true` when the row ran more threads than `cores`) and the load averages at the start
 //! and end of the run (`1min 5min 15min`, empty where unknown) say whether the machine was
-//! busy (trial 6).
+//! busy (trial 6). `speedup` and `efficiency` are empty when undefined (nothing timed).
 
 use anyhow::Result;
 
@@ -80,8 +80,8 @@ impl Exporter for CsvExporter {
                 r.latency.max_us.to_string(),
                 r.no_guess_pct.to_string(),
                 r.guesses_per_puzzle.to_string(),
-                r.speedup.to_string(),
-                r.efficiency.to_string(),
+                r.speedup.map(|x| x.to_string()).unwrap_or_default(),
+                r.efficiency.map(|x| x.to_string()).unwrap_or_default(),
                 r.baseline_threads.to_string(),
                 r.oversubscribed.to_string(),
                 st.mode.to_string(),

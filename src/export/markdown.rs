@@ -30,7 +30,7 @@ impl Exporter for MarkdownExporter {
             let mark = if r.oversubscribed { "*" } else { "" };
             writeln!(
                 s,
-                "| `{}`{part} | {}{mark} | {} | {:.0} | {:.3} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.2} | {:.2} | {:.2} |",
+                "| `{}`{part} | {}{mark} | {} | {:.0} | {:.3} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.2} | {} | {} |",
                 r.input.replace('|', "\\|"),
                 r.threads,
                 r.puzzles,
@@ -42,8 +42,8 @@ impl Exporter for MarkdownExporter {
                 r.latency.max_us,
                 r.no_guess_pct,
                 r.guesses_per_puzzle,
-                r.speedup,
-                r.efficiency
+                super::two_places(r.speedup),
+                super::two_places(r.efficiency)
             )?;
         }
         s.push('\n');

@@ -76,6 +76,15 @@ pub fn write_all(opened: Opened, report: &BenchReport) -> Result<()> {
     Ok(())
 }
 
+/// What the text and Markdown tables show for a figure with no value (a speed-up of
+/// nothing timed); JSON has `null`, CSV an empty field.
+pub const NOT_APPLICABLE: &str = "n/a";
+
+/// `x` with two decimals, or [`NOT_APPLICABLE`].
+pub(crate) fn two_places(x: Option<f64>) -> String {
+    x.map_or_else(|| NOT_APPLICABLE.to_string(), |x| format!("{x:.2}"))
+}
+
 /// The results as an aligned text table, for the terminal.
 pub fn text_table(report: &BenchReport) -> String {
     let mut rows = vec![[
@@ -107,8 +116,8 @@ pub fn text_table(report: &BenchReport) -> String {
             format!("{:.1}", r.latency.max_us),
             format!("{:.1}", r.no_guess_pct),
             format!("{:.2}", r.guesses_per_puzzle),
-            format!("{:.2}", r.speedup),
-            format!("{:.2}", r.efficiency),
+            two_places(r.speedup),
+            two_places(r.efficiency),
         ]);
     }
     let widths: Vec<usize> = (0..rows[0].len())

@@ -166,6 +166,15 @@ pub enum MergeError {
         /// Its path in `b`.
         input_b: String,
     },
+    /// A report whose counts contradict one another ([`Counts::inconsistency`]): edited
+    /// or damaged, so what it would add is not what its run counted.
+    #[error("{path}: its counts do not add up: {why}; merge reports as sudoku-batch wrote them")]
+    Inconsistent {
+        /// The report.
+        path: String,
+        /// The mismatch, in words.
+        why: String,
+    },
     /// Shards missing, without `--partial`.
     #[error(
         "shard{s} {list} of {input} missing: give every shard, or --partial to merge \
@@ -194,6 +203,12 @@ pub fn merge<C: Counts>(
         return Err(MergeError::Empty);
     };
     for (p, r) in &reports {
+        if let Some(why) = r.counts.inconsistency() {
+            return Err(MergeError::Inconsistent {
+                path: p.clone(),
+                why,
+            });
+        }
         if r.header.solution_limit != first.header.solution_limit {
             return Err(MergeError::Limit {
                 a: first_path.clone(),
@@ -658,6 +673,63 @@ mod tests {
             commits("abc1234", "unknown").unwrap().header.commit,
             "unknown"
         );
+    }
+
+    /// Trial 7: a shard whose `records` had been raised by hand merged without a word.
+    #[test]
+    fn a_report_whose_counts_contradict_one_another_is_refused_by_name() {
+        let e = |edit: fn(&mut SolveCounts)| {
+            let mut bad = shard(&[3000, 9000], "2/2");
+            edit(&mut bad.1.counts);
+            merge(vec![shard(&[1], "1/2"), bad], false)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            e(|c| c.records += 5),
+            "2of2.json: its counts do not add up: records is 7 but the status counts add up \
+             to 2 (solved 2 + multiple 0 + unsolvable 0 + invalid 0); merge reports as \
+             sudoku-batch wrote them"
+        );
+        let invalid = e(|c| {
+            c.records += 1;
+            c.status.invalid += 1;
+        });
+        assert!(
+            invalid.contains("status.invalid is 1 but invalid_kinds add up to 0"),
+            "{invalid}"
+        );
+        let searched = e(|c| {
+            c.status.solved -= 1;
+            c.status.unsolvable += 1;
+            c.tally.solved_by_search += 1;
+        });
+        assert!(
+            searched
+                .contains("tally.searched is 3 but the statuses that reach the solver add up to 2"),
+            "{searched}"
+        );
+        let timed = e(|c| c.tally.solved_by_search = 1);
+        assert!(
+            timed.contains("tally.searched is 1 but the statuses"),
+            "{timed}"
+        );
+        let no_guess = e(|c| c.tally.no_guess = 3);
+        assert!(
+            no_guess.contains("tally.no_guess is 3, more than tally.searched (2)"),
+            "{no_guess}"
+        );
+        let capped = e(|c| c.solutions_capped = 1);
+        assert!(
+            capped.contains("solutions_capped is 1, more than status.multiple (0)"),
+            "{capped}"
+        );
+        // The counts as a run writes them add up.
+        assert!(shard(&[3000, 9000], "2/2")
+            .1
+            .counts
+            .inconsistency()
+            .is_none());
     }
 
     #[test]

@@ -226,6 +226,36 @@ pub trait Counts:
     /// Recomputes the derived figures (rates, percentiles) from the sums and the wall time
     /// (milliseconds): after a merge, and when a run ends.
     fn finish(&mut self, wall_ms: f64);
+
+    /// The first way these counts contradict one another, in words (e.g. `records is 45
+    /// but the status counts add up to 40 (...)`); `None` when they add up, as in every
+    /// report a run writes. `report merge` refuses a report whose counts do not (trial 7:
+    /// a hand-edited shard merged into a report of 45 records where its statuses said 40).
+    fn inconsistency(&self) -> Option<String>;
+}
+
+/// `None` when `got` equals `want`, else `{what} is {got} but {whose} add up to {want}
+/// ({terms})`: the wording of a [`Counts::inconsistency`] between a total and its parts.
+pub(crate) fn sum_mismatch(
+    what: &str,
+    got: u64,
+    whose: &str,
+    terms: &[(&str, u64)],
+) -> Option<String> {
+    let want: u64 = terms.iter().map(|(_, n)| n).sum();
+    (got != want).then(|| {
+        let parts: Vec<String> = terms.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        format!(
+            "{what} is {got} but {whose} add up to {want} ({})",
+            parts.join(" + ")
+        )
+    })
+}
+
+/// `None` when `part` is at most `whole`, else `{part_name} is {part} but {whole_name} is
+/// only {whole}`: the wording of a [`Counts::inconsistency`] between a subset and its set.
+pub(crate) fn over(part_name: &str, part: u64, whole_name: &str, whole: u64) -> Option<String> {
+    (part > whole).then(|| format!("{part_name} is {part}, more than {whole_name} ({whole})"))
 }
 
 /// A report: the [`Header`] and the command's [`Counts`], flattened into one JSON object.

@@ -6,7 +6,7 @@ use std::ops::AddAssign;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Counts, Report};
+use super::{over, sum_mismatch, Counts, Report};
 use crate::grid::ParseError;
 
 /// What happened to one record.
@@ -137,7 +137,8 @@ pub struct Tally {
     pub guesses: u64,
     /// Of those records, how many needed no guess.
     pub no_guess: u64,
-    /// Sum of solve times, nanoseconds.
+    /// Sum of solve times of those records, nanoseconds (a clue conflict's, which
+    /// `--stats` gives, is not among them).
     pub solve_ns: u64,
 }
 
@@ -294,7 +295,9 @@ pub struct RunRates {
     pub puzzles_per_s: f64,
     /// Wall time per record, microseconds.
     pub us_per_puzzle: f64,
-    /// Sum of per-record solve times, milliseconds (CPU work over all threads).
+    /// Sum of per-record solve times of the searched records (not `invalid`: a clue
+    /// conflict's time in the solver, which `--stats` gives, is left out), milliseconds
+    /// (CPU work over all threads).
     pub solve_ms_total: f64,
     /// Per-record solve time percentiles, microseconds (records that reached the solver).
     pub latency: Latency,
@@ -362,6 +365,74 @@ impl Counts for SolveCounts {
 
     fn finish(&mut self, wall_ms: f64) {
         self.rates = RunRates::new(self.records, &self.tally, wall_ms);
+    }
+
+    /// `records` is the sum of the statuses, `invalid` that of the `invalid_kinds`; the
+    /// tally holds the records that were not `invalid` (`searched`, one solve time each in
+    /// the histogram), of which `no_guess` needed no guess; `solutions_capped` are
+    /// `multiple`.
+    fn inconsistency(&self) -> Option<String> {
+        let (s, k, t) = (&self.status, &self.invalid_kinds, &self.tally);
+        sum_mismatch(
+            "records",
+            self.records,
+            "the status counts",
+            &[
+                ("solved", s.solved),
+                ("multiple", s.multiple),
+                ("unsolvable", s.unsolvable),
+                ("invalid", s.invalid),
+            ],
+        )
+        .or_else(|| {
+            sum_mismatch(
+                "status.invalid",
+                s.invalid,
+                "invalid_kinds",
+                &[
+                    ("malformed", k.malformed),
+                    ("clue_conflict", k.clue_conflict),
+                    ("internal_error", k.internal_error),
+                ],
+            )
+        })
+        .or_else(|| {
+            sum_mismatch(
+                "tally.searched",
+                t.solved_by_search,
+                "the statuses that reach the solver",
+                &[
+                    ("solved", s.solved),
+                    ("multiple", s.multiple),
+                    ("unsolvable", s.unsolvable),
+                ],
+            )
+        })
+        .or_else(|| {
+            let timed = t.hist.len();
+            (timed != t.solved_by_search).then(|| {
+                format!(
+                    "tally.searched is {} but the latency histogram holds {timed} solve times",
+                    t.solved_by_search
+                )
+            })
+        })
+        .or_else(|| {
+            over(
+                "tally.no_guess",
+                t.no_guess,
+                "tally.searched",
+                t.solved_by_search,
+            )
+        })
+        .or_else(|| {
+            over(
+                "solutions_capped",
+                self.solutions_capped,
+                "status.multiple",
+                s.multiple,
+            )
+        })
     }
 }
 

@@ -62,7 +62,7 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
     };
     let givens_clash = match State::from_givens(&puzzle.0) {
         Ok(mut state) => {
-            search.explore(&mut state, true);
+            search.explore(&mut state);
             false
         }
         Err(_) => true,
@@ -77,22 +77,15 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
 
 impl Search {
     /// Propagates `state` and searches below it, working on it in place (the caller passes
-    /// a copy it no longer needs). `root`: `state` holds freshly placed givens, whose first
-    /// propagation changes many boards (after a guess, few do; see [`State::propagate`]).
-    /// Returns `true` once the limit is reached.
-    fn explore(&mut self, state: &mut State, mut root: bool) -> bool {
+    /// a copy it no longer needs). Returns `true` once the limit is reached.
+    fn explore(&mut self, state: &mut State) -> bool {
         loop {
             let max_pairs = if self.guesses >= SCORE_ALL_AFTER_GUESSES {
                 u32::MAX
             } else {
                 state::BUSIEST_MAX_PAIRS
             };
-            let settled = if root {
-                state.propagate::<true>(max_pairs)
-            } else {
-                state.propagate::<false>(max_pairs)
-            };
-            root = false;
+            let settled = state.propagate(max_pairs);
             let cell = match settled {
                 Err(_) => return false,
                 Ok(Some(cell)) => cell,
@@ -117,7 +110,7 @@ impl Search {
                 }
                 self.guesses += 1;
                 let mut child = *state;
-                if child.assign(d, cell).is_ok() && self.explore(&mut child, false) {
+                if child.assign(d, cell).is_ok() && self.explore(&mut child) {
                     return true;
                 }
             }

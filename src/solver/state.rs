@@ -17,7 +17,7 @@
 //!   r7  | 63 ...                         |   band 2, bits  9..18
 //!   r8  | 72 ...                      80 |   band 2, bits 18..27
 //!
-//!  cand[3*d + b] (u32): bit p set <=> digit d+1 may still stand in cell 27*b + p
+//!  cand[9*b + d] (u32): bit p set <=> digit d+1 may still stand in cell 27*b + p
 //!
 //!   bit  31..27 | 26 .. 24 23 .. 21 20 .. 18 | 17 ......... 9 | 8 .. 6 5 .. 3 2 .. 0
 //!        zero   | row 3b+2: c8-6  c5-3  c2-0 | row 3b+1       | row 3b: c8-6 c5-3 c2-0
@@ -25,14 +25,14 @@
 //!
 //!  A column of a band is `COLUMN0 << col` (bits col, col+9, col+18).
 //!  unsolved[b]: bit p set while cell 27*b + p has no digit fixed yet.
-//!  prev[3*d + b]: cand[3*d + b] as `update` last left it; a difference means "look again".
+//!  prev[9*b + d]: cand[9*b + d] as `update` last left it; a difference means "look again".
 //! ```
 //!
 //! Propagation (JCZSolve-style; written here after reading public descriptions and the
 //! `sudoku` crate's solver, no code copied). Boards whose value differs from `prev` are
 //! run through `update` until none does, then naked singles, until neither changes anything:
 //!
-//! * `update(i)`, `i = 3 * d + b`: for digit `d` in band `b`, shrink each row to the three boxes it can
+//! * `update(i)`, `i = 9 * b + d`: for digit `d` in band `b`, shrink each row to the three boxes it can
 //!   use (9-bit pattern, [`SHRINK`]), keep only minirows that some row-to-box permutation
 //!   uses ([`COMPLEX`]: box/line interactions and hidden singles in boxes), then every row
 //!   left with one cell is a placement: clear the cell for the other digits. A box whose
@@ -62,30 +62,44 @@ pub(crate) struct Cell {
 /// Candidate bitboards for every digit and band, and the cells not yet fixed.
 #[derive(Clone, Copy)]
 pub(crate) struct State {
-    /// `cand[3 * d + b]`: the cells of band `b` where digit `d + 1` may stand (27 bits).
-    cand: [u32; 27],
+    /// `cand[9 * b + d]`: the cells of band `b` where digit `d + 1` may stand (27 bits).
+    cand: [u32; BOARDS],
     /// `cand` as [`State::update`] last left it.
-    prev: [u32; 27],
+    prev: [u32; BOARDS],
     /// Cells of each band not yet fixed to a digit.
     unsolved: [u32; 3],
 }
 
-/// For a board index `i = 3 * d + b`: the indices of the same digit in the other two
-/// bands, then `b` (one small load instead of a division by 3 when `i` is not a constant).
+/// For a board index `i = 9 * b + d`: the indices of the same digit in the other two
+/// bands, then `b` (one small load instead of a division by 9).
 const OTHER: [[u8; 3]; 27] = {
     let mut t = [[0u8; 3]; 27];
     let mut i = 0;
     while i < 27 {
-        let base = i - i % 3;
+        let (b, d) = (i / 9, i % 9);
         t[i] = [
-            (base + (i + 1) % 3) as u8,
-            (base + (i + 2) % 3) as u8,
-            (i % 3) as u8,
+            (9 * ((b + 1) % 3) + d) as u8,
+            (9 * ((b + 2) % 3) + d) as u8,
+            b as u8,
         ];
         i += 1;
     }
     t
 };
+
+/// Boards in a [`State`]: 27 (nine digits by three bands) and one of padding, always 0,
+/// so that [`State::changed`] compares four at a time.
+const BOARDS: usize = 28;
+
+/// Every digit possible in every cell; the padding board empty.
+const INITIAL: [u32; BOARDS] = {
+    let mut t = [BAND; BOARDS];
+    t[27] = 0;
+    t
+};
+
+/// For band `b`, the other two bands.
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [2, 0], [0, 1]];
 
 impl State {
     /// A state with the givens of `puzzle` placed (`[u8; 81]`, 0 = empty), not yet propagated.
@@ -99,11 +113,11 @@ impl State {
     /// On a cell above 9 (a [`crate::grid::Grid`] never holds one).
     pub(crate) fn from_givens(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
         let mut s = State {
-            cand: [BAND; 27],
-            prev: [0; 27],
+            cand: INITIAL,
+            prev: [0; BOARDS],
             unsolved: [BAND; 3],
         };
-        // `placed[3 * d + b]`: the givens of digit `d + 1` in band `b`.
+        // `placed[9 * b + d]`: the givens of digit `d + 1` in band `b`.
         let mut placed = [0u32; 27];
         for (b, cells) in puzzle.chunks_exact(27).enumerate() {
             // Branch-free: which cells of the band hold a given.
@@ -116,7 +130,7 @@ impl State {
             while m != 0 {
                 let p = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let i = 3 * usize::from(cells[p] - 1) + b;
+                let i = 9 * b + usize::from(cells[p] - 1);
                 let bit = 1u32 << p;
                 if s.cand[i] & bit == 0 {
                     return Err(Contradiction);
@@ -130,7 +144,7 @@ impl State {
             }
         }
         for (i, (c, &g)) in s.cand.iter_mut().zip(&placed).enumerate() {
-            *c = (*c & s.unsolved[i % 3]) | g;
+            *c = (*c & s.unsolved[i / 9]) | g;
         }
         Ok(s)
     }
@@ -140,7 +154,7 @@ impl State {
     /// cell's other digits, its column in the other bands).
     #[inline]
     pub(crate) fn assign(&mut self, d: usize, cell: Cell) -> Result<(), Contradiction> {
-        let i = 3 * d + cell.band;
+        let i = 9 * cell.band + d;
         let bit = 1u32 << cell.bit;
         if self.cand[i] & bit == 0 {
             return Err(Contradiction);
@@ -149,7 +163,7 @@ impl State {
         Ok(())
     }
 
-    /// Band logic for board `i = 3 * d + b`: digit `d + 1` in band `b` (see the module doc).
+    /// Band logic for board `i = 9 * b + d`: digit `d + 1` in band `b` (see the module doc).
     #[inline(always)]
     fn update(&mut self, i: usize) -> Result<(), Contradiction> {
         let a = self.cand[i];
@@ -170,8 +184,9 @@ impl State {
         let new = solved & self.unsolved[b];
         // Unconditional (a no-op when `new` is 0): the branch mispredicted 40% of the time.
         self.unsolved[b] &= !new;
-        for d in 0..9 {
-            self.cand[3 * d + b] &= !new;
+        // The band's nine boards lie side by side: two vector and-nots and one scalar.
+        for c in &mut self.cand[9 * b..9 * b + 9] {
+            *c &= !new;
         }
         // `a` is a fixpoint of this function: no need to look at board `i` again.
         self.cand[i] = a;
@@ -179,15 +194,25 @@ impl State {
         Ok(())
     }
 
+    /// The boards that differ from `prev`: bit `i` for board `i` (27 bits).
+    #[inline(always)]
+    fn changed(&self) -> u32 {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        {
+            changed_sse2(&self.cand, &self.prev)
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        {
+            changed_scalar(&self.cand, &self.prev)
+        }
+    }
+
     /// Runs [`State::update`] on changed boards until none is left: finds them as a mask
     /// of the boards that differ from `prev`, built without a branch per board.
     #[inline(always)]
-    fn settle_by_mask(&mut self) -> Result<(), Contradiction> {
+    fn settle(&mut self) -> Result<(), Contradiction> {
         loop {
-            let mut m = 0u32;
-            for (i, (c, p)) in self.cand.iter().zip(&self.prev).enumerate() {
-                m |= u32::from(c != p) << i;
-            }
+            let mut m = self.changed();
             if m == 0 {
                 return Ok(());
             }
@@ -199,50 +224,20 @@ impl State {
         }
     }
 
-    /// Runs [`State::update`] on changed boards until none is left: passes over the 27
-    /// boards in a fixed order, unrolled so every index is a constant.
-    #[inline(always)]
-    fn settle_by_pass(&mut self) -> Result<(), Contradiction> {
-        loop {
-            let mut changed = false;
-            // (Comparing four boards at once with one 16-byte load ran 14% slower on
-            // top5k: the load waits on the 4-byte stores `update` just made.)
-            macro_rules! pass {
-                ($($i:literal)*) => {$(
-                    if self.cand[$i] != self.prev[$i] {
-                        self.update($i)?;
-                        changed = true;
-                    }
-                )*};
-            }
-            pass!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26);
-            if !changed {
-                return Ok(());
-            }
-        }
-    }
-
     /// Propagates to a fixpoint. Returns `None` when the grid is solved, else a cell to branch
     /// on: a two-candidate cell when there is one ([`State::busiest_pair`] when there are
     /// at most `max_pairs`, else [`first_pair`]; the search passes [`BUSIEST_MAX_PAIRS`]
     /// until a puzzle has made a few guesses, then `u32::MAX`), else see [`State::fewest`].
     ///
-    /// `SPREAD` picks how changed boards are found. `true`: a mask of all changed boards,
-    /// built without branches, then walked bit by bit; best when many boards change at
-    /// unpredictable places, as when the givens are first propagated (on 17-clue puzzles
-    /// it cut the end-to-end CPU time by 9%). `false`: one branch per board in a fixed
-    /// order; best after a guess, when few boards change and the branches predict well
-    /// (the mask made serg_benchmark, 6.5 guesses per puzzle, 6-14% slower).
-    pub(crate) fn propagate<const SPREAD: bool>(
-        &mut self,
-        max_pairs: u32,
-    ) -> Result<Option<Cell>, Contradiction> {
+    /// Changed boards are found as a mask built four boards at a time ([`State::changed`])
+    /// and walked bit by bit. (Until issue 14's seventh round, the search after a guess
+    /// used one branch per board in a fixed order instead: faster on the AMD EPYC of
+    /// earlier rounds, but on the Intel Xeon with AVX-512 the benchmarks now run on, its
+    /// 27 branches per pass mispredicted twice as often and the hard sets ran 10-20%
+    /// slower; BENCHMARKS.md.)
+    pub(crate) fn propagate(&mut self, max_pairs: u32) -> Result<Option<Cell>, Contradiction> {
         loop {
-            if SPREAD {
-                self.settle_by_mask()?;
-            } else {
-                self.settle_by_pass()?;
-            }
+            self.settle()?;
             if self.unsolved == [0; 3] {
                 return Ok(None);
             }
@@ -251,7 +246,7 @@ impl State {
             for (b, pair) in pairs.iter_mut().enumerate() {
                 let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
                 for d in 0..9 {
-                    let x = self.cand[3 * d + b];
+                    let x = self.cand[9 * b + d];
                     r3 |= r2 & x;
                     r2 |= r1 & x;
                     r1 |= x;
@@ -263,7 +258,7 @@ impl State {
                 if singles != 0 {
                     placed = true;
                     for d in 0..9 {
-                        let mut hits = self.cand[3 * d + b] & singles;
+                        let mut hits = self.cand[9 * b + d] & singles;
                         while hits != 0 {
                             let bit = hits.trailing_zeros();
                             hits &= hits - 1;
@@ -302,26 +297,31 @@ impl State {
             ones[b] = x ^ y ^ z;
             twos[b] = (x & y) | (z & (x | y));
         }
-        let mut best = None;
-        let mut best_score = 0;
-        for (b, &band_pairs) in pairs.iter().enumerate() {
-            let [o1, o2] = [(b + 1) % 3, (b + 2) % 3];
-            let mut m = band_pairs;
-            while m != 0 {
-                let p = m.trailing_zeros();
-                m &= m - 1;
-                let c = p % 9;
-                let column = (ones[o1] >> c & 1)
-                    + (ones[o2] >> c & 1)
-                    + 2 * ((twos[o1] >> c & 1) + (twos[o2] >> c & 1));
-                let score = (self.unsolved[b] & BAND_PEERS[p as usize]).count_ones() + column;
-                if score > best_score {
-                    best_score = score;
-                    best = Some(Cell { band: b, bit: p });
-                }
-            }
+        // The best cell as one key, `score << 8 | (255 - 32 * band - bit)`, so that `max`
+        // (a conditional move, not a branch) keeps the first cell of the highest score.
+        let mut best = 0u32;
+        // All pairs in one word (band `b` at bits `32 b..`): one loop, one exit to predict.
+        let mut m = u128::from(pairs[0]) | u128::from(pairs[1]) << 32 | u128::from(pairs[2]) << 64;
+        while m != 0 {
+            let at = m.trailing_zeros();
+            m &= m - 1;
+            let (b, p) = ((at >> 5) as usize, at & 31);
+            let [o1, o2] = OTHER_BANDS[b];
+            let c = p % 9;
+            let column = (ones[o1] >> c & 1)
+                + (ones[o2] >> c & 1)
+                + 2 * ((twos[o1] >> c & 1) + (twos[o2] >> c & 1));
+            let score = (self.unsolved[b] & BAND_PEERS[p as usize]).count_ones() + column;
+            best = best.max(score << 8 | (255 - at));
         }
-        best
+        if best >> 8 == 0 {
+            return None;
+        }
+        let at = 255 - (best & 0xFF);
+        Some(Cell {
+            band: (at >> 5) as usize,
+            bit: at & 31,
+        })
     }
 
     /// When no cell has two candidates: of the first unfixed cell of each band, the one
@@ -351,7 +351,7 @@ impl State {
     pub(crate) fn digits(&self, cell: Cell) -> u32 {
         let mut m = 0;
         for d in 0..9 {
-            m |= ((self.cand[3 * d + cell.band] >> cell.bit) & 1) << d;
+            m |= ((self.cand[9 * cell.band + d] >> cell.bit) & 1) << d;
         }
         m
     }
@@ -362,12 +362,53 @@ impl State {
         for (i, &board) in self.cand.iter().enumerate() {
             let mut m = board;
             while m != 0 {
-                g[27 * (i % 3) + m.trailing_zeros() as usize] = (i / 3) as u8 + 1;
+                g[27 * (i / 9) + m.trailing_zeros() as usize] = (i % 9) as u8 + 1;
                 m &= m - 1;
             }
         }
         g
     }
+}
+
+/// [`State::changed`], one board at a time: bit `i` set when `cand[i] != prev[i]`.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+fn changed_scalar(cand: &[u32; BOARDS], prev: &[u32; BOARDS]) -> u32 {
+    let mut m = 0u32;
+    for (i, (c, p)) in cand.iter().zip(prev).enumerate() {
+        m |= u32::from(c != p) << i;
+    }
+    m
+}
+
+/// [`State::changed`] four boards at a time (SSE2, part of every x86-64 CPU): compare,
+/// narrow the 28 lane results to bytes, and take their sign bits. The 28th board is
+/// padding, equal on both sides.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn changed_sse2(cand: &[u32; BOARDS], prev: &[u32; BOARDS]) -> u32 {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_epi8, _mm_packs_epi16, _mm_packs_epi32,
+    };
+    // SAFETY: these intrinsics need SSE2, which this function is only compiled with (the
+    // `cfg` above). Each load reads the 16 bytes of `a[k..k + 4]`, and `k <= 24` below,
+    // so it stays inside the array (`_mm_loadu_si128` needs no alignment).
+    let (low, high) = unsafe {
+        let load = |a: &[u32; BOARDS], k: usize| _mm_loadu_si128(a[k..k + 4].as_ptr().cast());
+        let eq = |k: usize| _mm_cmpeq_epi32(load(cand, k), load(prev, k));
+        let (e0, e1) = (
+            _mm_packs_epi32(eq(0), eq(4)),
+            _mm_packs_epi32(eq(8), eq(12)),
+        );
+        let (e2, e3) = (
+            _mm_packs_epi32(eq(16), eq(20)),
+            _mm_packs_epi32(eq(24), eq(24)),
+        );
+        (
+            _mm_movemask_epi8(_mm_packs_epi16(e0, e1)) as u32,
+            _mm_movemask_epi8(_mm_packs_epi16(e2, e3)) as u32,
+        )
+    };
+    !(low | (high & 0xFFF) << 16) & ((1 << 27) - 1)
 }
 
 /// Up to this many two-candidate cells in the grid, [`State::propagate`] branches on the
@@ -417,6 +458,39 @@ mod tests {
         p != q && (p / 9 == q / 9 || p % 9 == q % 9 || same_box)
     }
 
+    /// The SSE2 mask of changed boards agrees with the plain loop, board by board: each
+    /// of the 27 boards changed alone, and random pairs of states.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[test]
+    fn changed_boards_sse2_matches_the_loop() {
+        let prev = INITIAL;
+        for i in 0..27 {
+            let mut cand = INITIAL;
+            cand[i] &= !(1 << (i % 27));
+            assert_eq!(changed_sse2(&cand, &prev), 1 << i, "board {i}");
+            assert_eq!(changed_scalar(&cand, &prev), 1 << i, "board {i}");
+        }
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..1000 {
+            let (mut cand, mut prev) = ([0u32; BOARDS], [0u32; BOARDS]);
+            for i in 0..27 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                cand[i] = (x as u32) & BAND;
+                // About half the boards unchanged.
+                prev[i] = if x >> 40 & 1 == 0 {
+                    cand[i]
+                } else {
+                    (x >> 32) as u32 & BAND
+                };
+            }
+            let want = changed_scalar(&cand, &prev);
+            assert_eq!(changed_sse2(&cand, &prev), want);
+            assert!(want.count_ones() > 3 && want.count_ones() < 24);
+        }
+    }
+
     /// Walks down the first candidate of every branch and checks each branch cell against
     /// a plain count over the 81 cells: a two-candidate cell when there is one, and with at
     /// most `max_pairs` of them, one with the most unfixed peers. Run with the search's two
@@ -445,7 +519,7 @@ mod tests {
         let (mut scored, mut many) = (0, 0);
         for line in HARD {
             let mut s = State::from_givens(&parse_cells(line.as_bytes()).unwrap().0).unwrap();
-            let mut next = s.propagate::<true>(max_pairs);
+            let mut next = s.propagate(max_pairs);
             while let Ok(Some(cell)) = next {
                 let at = |q: usize| Cell {
                     band: q / 27,
@@ -465,9 +539,7 @@ mod tests {
                     many += usize::from(pairs.len() > BUSIEST_MAX_PAIRS as usize);
                 }
                 let d = s.digits(cell).trailing_zeros() as usize;
-                next = s
-                    .assign(d, cell)
-                    .and_then(|()| s.propagate::<false>(max_pairs));
+                next = s.assign(d, cell).and_then(|()| s.propagate(max_pairs));
             }
         }
         (scored, many)

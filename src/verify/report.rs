@@ -9,7 +9,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
 use super::check::Verdict;
-use crate::report::{ratio, Counts, Report};
+use crate::report::{over, ratio, sum_mismatch, Counts, Report};
 
 /// Example rows kept per verdict (and rows repeating an earlier puzzle), in input order.
 pub const MAX_EXAMPLES: usize = 10;
@@ -318,6 +318,68 @@ impl Counts for VerifyCounts {
         self.rejected = self.verdicts.rejected();
         self.rows_per_s = ratio(self.rows as f64, wall_ms / 1000.0);
     }
+
+    /// `rows` is the sum of the verdicts, and of the rows whose stored solution was
+    /// compared, not compared, or absent; `rejected` is the rejecting verdicts'; the
+    /// `duplicate` verdicts are among the `duplicates`, the wrong stored solutions among
+    /// the compared, and neither histogram holds more rows than `rows`.
+    fn inconsistency(&self) -> Option<String> {
+        let v = &self.verdicts;
+        let words: Vec<(&str, u64)> = Verdict::ALL
+            .iter()
+            .map(|&w| (w.as_str(), v.get(w)))
+            .collect();
+        let rejecting: Vec<(&str, u64)> = Verdict::ALL
+            .iter()
+            .filter(|w| w.is_rejection())
+            .map(|&w| (w.as_str(), v.get(w)))
+            .collect();
+        let clues: u64 = self.clues_histogram.0.iter().sum();
+        let guesses: u64 = self.guesses_histogram.0.iter().sum();
+        sum_mismatch("rows", self.rows, "the verdicts", &words)
+            .or_else(|| {
+                sum_mismatch(
+                    "rejected",
+                    self.rejected,
+                    "the rejecting verdicts",
+                    &rejecting,
+                )
+            })
+            .or_else(|| {
+                sum_mismatch(
+                    "rows",
+                    self.rows,
+                    "the stored-solution counts",
+                    &[
+                        ("stored_solutions_compared", self.stored_solutions_compared),
+                        (
+                            "stored_solutions_not_compared",
+                            self.stored_solutions_not_compared,
+                        ),
+                        ("rows_without_solution", self.rows_without_solution),
+                    ],
+                )
+            })
+            .or_else(|| {
+                over(
+                    "verdict duplicate",
+                    v.get(Verdict::Duplicate),
+                    "duplicates",
+                    self.duplicates,
+                )
+            })
+            .or_else(|| over("duplicates", self.duplicates, "rows", self.rows))
+            .or_else(|| {
+                over(
+                    "stored_solutions_wrong",
+                    self.stored_solutions_wrong,
+                    "stored_solutions_compared",
+                    self.stored_solutions_compared,
+                )
+            })
+            .or_else(|| over("the clues_histogram total", clues, "rows", self.rows))
+            .or_else(|| over("the guesses_histogram total", guesses, "rows", self.rows))
+    }
 }
 
 /// The JSON written by `verify --report FILE`.
@@ -366,6 +428,50 @@ mod tests {
         let json = serde_json::to_value(c).unwrap();
         assert_eq!(json, serde_json::json!({"17": 4, "25": 1}));
         assert_eq!(serde_json::from_value::<ClueHistogram>(json).unwrap(), c);
+    }
+
+    /// Trial 7: `report merge` refuses a verify report whose counts do not add up.
+    #[test]
+    fn counts_that_contradict_one_another_are_named() {
+        let mut c = VerifyCounts::default();
+        for (v, clues) in [
+            (Verdict::Ok, 30),
+            (Verdict::Duplicate, 30),
+            (Verdict::NoSolution, 20),
+        ] {
+            c.rows += 1;
+            c.verdicts.add(v);
+            c.rows_without_solution += 1;
+            c.clues_histogram.0[clues] += 1;
+            c.guesses_histogram.add(0);
+        }
+        c.duplicates = 1;
+        c.finish(1.0);
+        assert_eq!(c.inconsistency(), None);
+        let e = |edit: fn(&mut VerifyCounts)| {
+            let mut bad = c.clone();
+            edit(&mut bad);
+            bad.inconsistency().unwrap()
+        };
+        assert!(e(|b| b.rows = 4)
+            .starts_with("rows is 4 but the verdicts add up to 3 (ok 1 + duplicate 1 + "));
+        assert!(e(|b| b.rejected = 0)
+            .starts_with("rejected is 0 but the rejecting verdicts add up to 1"));
+        assert!(e(|b| b.rows_without_solution = 2).starts_with(
+            "rows is 3 but the stored-solution counts add up to 2 (stored_solutions_compared 0 + "
+        ));
+        assert_eq!(
+            e(|b| b.duplicates = 0),
+            "verdict duplicate is 1, more than duplicates (0)"
+        );
+        assert_eq!(
+            e(|b| b.stored_solutions_wrong = 1),
+            "stored_solutions_wrong is 1, more than stored_solutions_compared (0)"
+        );
+        assert_eq!(
+            e(|b| b.clues_histogram.0[17] = 1),
+            "the clues_histogram total is 4, more than rows (3)"
+        );
     }
 
     #[test]
