@@ -25,7 +25,9 @@ pub const ORDERS_OF_THREE: [[usize; 3]; 6] = [
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Grid(pub [u8; CELLS]);
 
-/// Why a field is not a puzzle (or not a solution). Column numbers are 1-based characters.
+/// Why a field is not a puzzle (or not a solution). Column numbers are 1-based characters;
+/// an error at one character names its cell too (`r5c5: invalid character 'x' (character
+/// 41)`), as `verify` and every other command word it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
     /// The field has the wrong number of characters.
@@ -37,17 +39,18 @@ pub enum ParseError {
         hint: &'static str,
     },
     /// A character that is neither a digit nor a blank symbol.
-    #[error("column {column}: invalid character {ch:?}")]
+    #[error("{}: invalid character {ch:?} (character {column})", cell_name(column - 1))]
     BadChar {
-        /// 1-based character column within the field.
+        /// 1-based character column within the field (1..=81: only the first 81 characters
+        /// are looked at).
         column: usize,
         /// The offending character (U+FFFD where the bytes are not UTF-8).
         ch: char,
     },
     /// A blank where a full grid (a solution) was expected.
-    #[error("column {column}: blank {ch:?} in a solution, expected a digit 1-9")]
+    #[error("{}: blank {ch:?}, expected a digit 1-9", cell_name(column - 1))]
     BlankInSolution {
-        /// 1-based character column within the field.
+        /// 1-based character column within the field (1..=81).
         column: usize,
         /// The blank symbol found.
         ch: char,
@@ -469,7 +472,7 @@ pub(crate) mod fixtures {
 
 #[cfg(test)]
 mod tests {
-    use super::fixtures::P;
+    use super::fixtures::{P, S};
     use super::*;
 
     /// Trial 6: the leading-zeros hint is about a puzzle; a short solution of digits 1-9
@@ -537,6 +540,20 @@ mod tests {
             parse_cells(long.as_bytes()),
             Err(ParseError::Length { found: 82, .. })
         ));
+    }
+
+    /// Trial 7: `solve` said `column 41: invalid character 'x'`, which in a CSV reads as a
+    /// field number; every command now words it as `verify` does, by cell and character.
+    #[test]
+    fn a_bad_character_or_blank_is_worded_by_cell_and_character() {
+        let mut bad = P.as_bytes().to_vec();
+        bad[40] = b'x';
+        let e = parse_cells(&bad).unwrap_err();
+        assert_eq!(e.to_string(), "r5c5: invalid character 'x' (character 41)");
+        let mut holed = S.as_bytes().to_vec();
+        holed[80] = b'0';
+        let e = parse_solution(&holed).unwrap_err();
+        assert_eq!(e.to_string(), "r9c9: blank '0', expected a digit 1-9");
     }
 
     #[test]

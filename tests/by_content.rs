@@ -184,7 +184,7 @@ fn headerless_solve_reads_the_puzzles_not_the_solutions() {
     let (code, out, err) = run(&["solve", "-q", "-j", "2", "--no-header"], &f);
     assert_eq!(code, 1, "one invalid row: {err}");
     assert!(
-        err.contains("nh7.csv:1: column 1: invalid character 'x'"),
+        err.contains("nh7.csv:1: puzzle: r1c1: invalid character 'x' (character 1)"),
         "{err}"
     );
     let out: Vec<Vec<String>> = csv::ReaderBuilder::new()

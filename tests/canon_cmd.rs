@@ -584,8 +584,9 @@ fn canon_dedup_and_overlap_name_the_first_bad_rows() {
     let mut want: Vec<String> = vec![format!("{path}:2: 80 characters, expected 81")];
     for i in 0..9 {
         want.push(format!(
-            "{path}:{}: column {}: invalid character 'x'",
+            "{path}:{}: r1c{}: invalid character 'x' (character {})",
             i + 3,
+            i + 1,
             i + 1
         ));
     }

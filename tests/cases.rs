@@ -127,11 +127,11 @@ fn c03_blank_symbols_and_bad_characters() {
         assert_eq!(r.output, sol);
     }
     let errors = [
-        "column 1: invalid character '-'",
-        "column 1: invalid character 'x'",
-        "column 1: invalid character '*'",
-        "column 2: invalid character 'a'",
-        "column 2: invalid character '\u{FF15}'",
+        "r1c1: invalid character '-' (character 1)",
+        "r1c1: invalid character 'x' (character 1)",
+        "r1c1: invalid character '*' (character 1)",
+        "r1c2: invalid character 'a' (character 2)",
+        "r1c2: invalid character '\u{FF15}' (character 2)",
     ];
     for (r, e) in rows[3..].iter().zip(errors) {
         assert_eq!(r.status, "invalid");
@@ -332,7 +332,7 @@ fn c23_c39_mixed_validity_keeps_order_and_isolation() {
             "80 characters, expected 81",
             "82 characters, expected 81",
             "1 twice in row 1 (r1c1, r1c2); 1 twice in box 1 (r1c1, r1c2)",
-            "column 41: invalid character 'x'"
+            "r5c5: invalid character 'x' (character 41)"
         ]
     );
     for (line, status, _, out) in &runs[0] {

@@ -83,9 +83,9 @@ fn hostile_lines() -> Vec<(Vec<u8>, &'static str)> {
     nul[40] = 0;
     vec![
         (b"\0\0\0".to_vec(), "invalid character '\\0'"),
-        (nul, "column 41: invalid character '\\0'"),
-        (vec![0xff; 81], "column 1: invalid character"),
-        ([&[0xc3][..], &P.as_bytes()[1..]].concat(), "column 1"),
+        (nul, "r5c5: invalid character '\\0' (character 41)"),
+        (vec![0xff; 81], "r1c1: invalid character"),
+        ([&[0xc3][..], &P.as_bytes()[1..]].concat(), "(character 1)"),
         (b"4.972E+80".to_vec(), "scientific notation"),
         (
             P.replace('.', "0")

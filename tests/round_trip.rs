@@ -105,7 +105,7 @@ fn jsonl_columns_lines_shards_and_bad_lines() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains(&format!("in.jsonl:4: {broken}")), "{err}");
+    assert!(err.contains(&format!("in.jsonl:4: row: {broken}")), "{err}");
     assert!(!err.contains(" at line "), "{err}");
     // A broken first data line stops the run (its keys would name the columns): the
     // message names its line in the file too.

@@ -1058,3 +1058,52 @@ fn augment_keep_unsolved_output_verifies() {
         "{err}"
     );
 }
+
+/// Trial 7: `solve`, `canon`, `rate`, `augment`, `dedup` and `overlap` said `xc.csv:2:
+/// column 41: invalid character 'x'` ("column 41" reads as a field number in a CSV) and
+/// `:3: 80 characters, expected 81` where `verify` named the cell and the column. Every
+/// command now gives `verify`'s detail; a lines input, with one field, gives it unnamed.
+#[test]
+fn every_command_words_a_bad_puzzle_field_as_verify_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let (p, s) = sample_rows().swap_remove(0);
+    let p = p.replace('0', "."); // so a cut puzzle is not all digits (a spreadsheet's)
+    let bad = format!("{}x{}", &p[..40], &p[41..]);
+    let csv = dir.path().join("xc.csv");
+    let text = format!("question,answer\n{bad},{s}\n{},{s}\n", &p[..80]);
+    fs::write(&csv, text).unwrap();
+    let lines = dir.path().join("x.txt");
+    fs::write(&lines, format!("{bad}\n{}\n", &p[..80])).unwrap();
+    let notes = |args: &[&str], file: &Path| -> Vec<String> {
+        let o = bin().args(args).arg(file).output().unwrap();
+        let err = String::from_utf8(o.stderr).unwrap();
+        let at = format!("{}:", file.display());
+        err.lines()
+            .filter_map(|l| l.strip_prefix("sudoku-batch: "))
+            .filter(|l| l.starts_with(&at))
+            .map(String::from)
+            .collect()
+    };
+    let (c, l) = (csv.display(), lines.display());
+    let want_csv = [
+        format!("{c}:2: question: r5c5: invalid character 'x' (character 41)"),
+        format!("{c}:3: question: 80 characters, expected 81"),
+    ];
+    let verified: Vec<String> = notes(&["verify"], &csv)
+        .iter()
+        .map(|n| n.replacen(": puzzle-malformed", "", 1))
+        .collect();
+    assert_eq!(verified, want_csv);
+    let want_lines = [
+        format!("{l}:1: r5c5: invalid character 'x' (character 41)"),
+        format!("{l}:2: 80 characters, expected 81"),
+    ];
+    let out = dir.path().join("out.csv");
+    let o = out.to_str().unwrap();
+    for cmd in ["solve", "canon", "rate", "augment", "dedup"] {
+        assert_eq!(notes(&[cmd, "-o", o], &csv), want_csv, "{cmd}");
+        assert_eq!(notes(&[cmd, "-o", o], &lines), want_lines, "{cmd}");
+    }
+    let train = ["overlap", "-o", o, "--test", SAMPLE, "--train"];
+    assert_eq!(notes(&train, &csv), want_csv, "overlap");
+}

@@ -10,6 +10,7 @@
 //! `record,input,line,status,clues,automorphisms,error` per record.
 
 use crate::summary::{count, Notes, PuzzleColumnCheck};
+use crate::verify::check::describe_puzzle;
 use anyhow::{Context, Result};
 
 use super::rows::{commit_rows, side_csv, RowWriter};
@@ -134,14 +135,15 @@ where
     let mut check = PuzzleColumnCheck::new("", "--puzzle-column", inputs.layout());
     let mut notes = Notes::default();
     let mut sum = CanonSummary::default();
-    let run = inputs.run(work, |_, path, raws, results| {
+    let layouts = inputs.layouts();
+    let run = inputs.run(work, |input, path, raws, results| {
         raws.iter().for_each(|r| check.note(r));
         for (raw, res) in raws.iter().zip(results) {
             out.write(path, raw, res).context(what.clone())?;
             sum.records += 1;
             if let Err(e) = res {
                 sum.invalid += 1;
-                notes.add(path, raw.line, e);
+                notes.add(path, raw.line, describe_puzzle(e, &layouts[input]));
             }
             if let Some((s, what)) = &mut stats {
                 write_stats(s, path, raw, res).context(what.clone())?;

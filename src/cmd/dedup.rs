@@ -16,6 +16,7 @@
 //! and its exact key for each class in one map (about 40 more bytes a class).
 
 use crate::summary::{count, Notes, PuzzleColumnCheck};
+use crate::verify::check::describe_puzzle;
 use anyhow::{Context, Result};
 use std::collections::HashMap;
 
@@ -122,6 +123,7 @@ where
     let paths = &cfg.read.inputs;
     let mut check = PuzzleColumnCheck::new("", "--puzzle-column", inputs.layout());
     let mut notes = Notes::default();
+    let layouts = inputs.layouts();
     let run = inputs.run(work, |input, path, raws, keys| {
         raws.iter().for_each(|r| check.note(r));
         for (raw, keys) in raws.iter().zip(keys) {
@@ -129,7 +131,7 @@ where
             let (exact, class) = match keys {
                 Err(e) => {
                     sum.invalid += 1;
-                    notes.add(path, raw.line, e);
+                    notes.add(path, raw.line, describe_puzzle(e, &layouts[input]));
                     sum.kept += 1;
                     out.write(raw, b"").context(what.clone())?;
                     continue;

@@ -23,10 +23,11 @@ use super::dedup::{key_of, Key};
 use crate::canon::minlex;
 use crate::engine::{Inputs, ReadConfig};
 use crate::grid::ParseError;
-use crate::input::RawRecord;
+use crate::input::{Layout, RawRecord};
 use crate::output::{cannot_write, commit_outputs, Target};
 use crate::solver::solve;
 use crate::summary::{count, Notes, PuzzleColumnCheck};
+use crate::verify::check::describe_puzzle;
 
 /// Everything `overlap` needs, validated.
 #[derive(Clone, Debug)]
@@ -149,12 +150,14 @@ where
     let mut sum = OverlapSummary::default();
     let mut notes = Notes::default();
     let mut maps: [HashMap<Key, Row>; 3] = Default::default();
+    let layouts = [train.layouts(), test.layouts()];
     let stopped = train
         .run(&work, |input, path, raws, keys| {
             for (raw, k) in raws.iter().zip(keys) {
                 sum.train += 1;
                 sides[0].note(raw);
-                let Some(k) = valid(k, &mut sum.train_invalid, &mut notes, path, raw.line) else {
+                let at = (path, &layouts[0][input], raw.line);
+                let Some(k) = valid(k, &mut sum.train_invalid, &mut notes, at) else {
                     continue;
                 };
                 let row = (input as u32, raw.line);
@@ -177,8 +180,8 @@ where
                 for (raw, k) in raws.iter().zip(keys) {
                     sum.test += 1;
                     sides[1].note(raw);
-                    let Some(k) = valid(k, &mut sum.test_invalid, &mut notes, path, raw.line)
-                    else {
+                    let at = (path, &layouts[1][input], raw.line);
+                    let Some(k) = valid(k, &mut sum.test_invalid, &mut notes, at) else {
                         continue;
                     };
                     let Some((relation, (ti, tl))) = find(&maps, k) else {
@@ -238,18 +241,18 @@ where
 }
 
 /// A record's keys, or `None` when it is not a puzzle: then counted in `invalid` and noted
-/// as `path:line: reason`.
+/// as `path:line: reason` (`at`: the input's path and layout, the record's line).
 fn valid<'k>(
     keys: &'k Result<Keys, ParseError>,
     invalid: &mut u64,
     notes: &mut Notes,
-    path: &str,
-    line: u64,
+    at: (&str, &Layout, u64),
 ) -> Option<&'k Keys> {
+    let (path, layout, line) = at;
     keys.as_ref()
         .inspect_err(|e| {
             *invalid += 1;
-            notes.add(path, line, e);
+            notes.add(path, line, describe_puzzle(e, layout));
         })
         .ok()
 }

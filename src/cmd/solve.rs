@@ -23,6 +23,7 @@ use crate::report::{
 };
 use crate::solver;
 use crate::summary::{count, print_notes, PuzzleColumnCheck};
+use crate::verify::check::describe_puzzle;
 
 /// Everything `solve` needs, validated.
 #[derive(Clone, Debug)]
@@ -141,8 +142,9 @@ pub struct Collector {
     capped: u64,
     tally: Tally,
     limit: u32,
-    /// The input being read, for notes.
+    /// The input being read and its layout, for notes.
     path: String,
+    layout: Layout,
     notes: Vec<String>,
     invalid_seen: u64,
     /// Records written since the last [`Target::start_writeback`].
@@ -162,6 +164,7 @@ impl Sink for Collector {
 
     fn start_input(&mut self, _: usize, data: &Dataset) -> Result<SolveWork> {
         self.path = data.path().to_string();
+        self.layout = data.layout().clone();
         self.puzzle_column.get_or_insert_with(|| {
             PuzzleColumnCheck::new("", "--puzzle-column", Some(data.layout()))
         });
@@ -190,7 +193,7 @@ impl Sink for Collector {
                 self.invalid_kinds.add(res.error.as_ref());
                 self.invalid_seen += 1;
                 if self.notes.len() < MAX_NOTES {
-                    let e = res.error.as_ref().map(ToString::to_string);
+                    let e = res.error.as_ref().map(|e| describe_puzzle(e, &self.layout));
                     let (path, line) = (&self.path, res.line);
                     self.notes
                         .push(format!("{path}:{line}: {}", e.unwrap_or_default()));
@@ -262,6 +265,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         tally: Tally::default(),
         limit: cfg.limit,
         path: String::new(),
+        layout: Layout::Lines { field: 0 },
         notes: Vec::new(),
         invalid_seen: 0,
         unsynced: 0,

@@ -97,20 +97,6 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
     Ok(report)
 }
 
-/// The names used in details: the CSV header's names of the puzzle and solution columns.
-fn field_names(layout: &Layout) -> FieldNames {
-    let mut names = FieldNames::default();
-    if let (Some(h), Some((puzzle, solution))) = (layout.header(), layout.columns()) {
-        if let Some(n) = h.get(puzzle) {
-            names.puzzle.clone_from(n);
-        }
-        if let Some(n) = solution.and_then(|s| h.get(s)) {
-            names.solution.clone_from(n);
-        }
-    }
-    names
-}
-
 /// The work of `verify` on one record: every check, counting solutions up to the limit.
 pub struct VerifyWork {
     limit: u32,
@@ -182,7 +168,7 @@ impl Sink for Auditor {
         });
         Ok(VerifyWork {
             limit: self.limit,
-            names: field_names(&self.layout),
+            names: FieldNames::of(&self.layout),
         })
     }
 

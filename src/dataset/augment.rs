@@ -14,7 +14,7 @@ use anyhow::Result;
 use super::{write_table, TableOutput};
 use crate::engine::{FromPanic, ReadConfig};
 use crate::grid::{Grid, ParseError};
-use crate::input::RawRecord;
+use crate::input::{Layout, RawRecord};
 use crate::isomorph::{Isomorph, CODE_LEN};
 use crate::output::table::{Column, Kind, TableWriter, Value};
 use crate::solver;
@@ -255,6 +255,7 @@ fn write_record(
     counts: &mut AugmentCounts,
     notes: &mut Notes,
     path: &str,
+    layout: &Layout,
     a: &Augmented,
 ) -> std::io::Result<()> {
     counts.records += 1;
@@ -271,13 +272,13 @@ fn write_record(
                 Skip::WrongSolution(_) => counts.wrong_solution += 1,
             }
             if a.pairs.is_empty() {
-                notes.add(path, a.line, describe(skip));
+                notes.add(path, a.line, describe(skip, layout));
             } else {
                 counts.kept += 1;
                 notes.add(
                     path,
                     a.line,
-                    format!("{}: kept without a solution", describe(skip)),
+                    format!("{}: kept without a solution", describe(skip, layout)),
                 );
             }
         }
@@ -296,9 +297,10 @@ fn write_record(
     Ok(())
 }
 
-fn describe(skip: &Skip) -> String {
+/// Why a record of an input in `layout` was skipped.
+fn describe(skip: &Skip, layout: &Layout) -> String {
     match skip {
-        Skip::Invalid(e) => e.to_string(),
+        Skip::Invalid(e) => check::describe_puzzle(e, layout),
         Skip::Unsolvable => "unsolvable: no solution".to_string(),
         Skip::Multiple => "multiple: more than one solution".to_string(),
         Skip::WrongSolution(why) => why.clone(),
@@ -323,9 +325,22 @@ where
 {
     let mut counts = AugmentCounts::default();
     let mut notes = Notes::default();
-    counts.interrupted = write_table(&cfg.read, &cfg.output, COLUMNS, work, |table, path, a| {
-        Ok(write_record(table, &mut counts, &mut notes, path, a)?)
-    })?;
+    counts.interrupted = write_table(
+        &cfg.read,
+        &cfg.output,
+        COLUMNS,
+        work,
+        |table, path, layout, a| {
+            Ok(write_record(
+                table,
+                &mut counts,
+                &mut notes,
+                path,
+                layout,
+                a,
+            )?)
+        },
+    )?;
     notes.print("records not augmented");
     if !cfg.read.quiet {
         print_summary(&counts, cfg.options.keep_unsolved);

@@ -13,7 +13,7 @@ pub mod singles;
 use anyhow::{Context, Result};
 
 use crate::engine::{FromPanic, Inputs, ReadConfig};
-use crate::input::RawRecord;
+use crate::input::{Layout, RawRecord};
 use crate::output::table::{table_writer, Column, ParquetCompression, TableFormat, TableWriter};
 use crate::output::{cannot_write, commit_outputs, Target, WRITEBACK_RECORDS};
 use crate::summary::PuzzleColumnCheck;
@@ -64,7 +64,7 @@ pub(crate) fn write_table<R, W, F>(
 where
     R: Send + FromPanic,
     W: Fn(&RawRecord) -> R + Sync,
-    F: FnMut(&mut (dyn TableWriter + Send), &str, &R) -> Result<()> + Send,
+    F: FnMut(&mut (dyn TableWriter + Send), &str, &Layout, &R) -> Result<()> + Send,
 {
     // Inputs first, as `solve` and `canon` do: a missing input must not leave a header on
     // standard output.
@@ -75,10 +75,11 @@ where
         .and_then(|t| table_writer(output.format, t, columns, output.parquet_compression))
         .context(what.clone())?;
     let mut unsynced = 0;
-    let run = inputs.run(work, |_, path, raws, results| {
+    let layouts = inputs.layouts();
+    let run = inputs.run(work, |input, path, raws, results| {
         raws.iter().for_each(|r| check.note(r));
         for r in results {
-            write(table.as_mut(), path, r).context(what.clone())?;
+            write(table.as_mut(), path, &layouts[input], r).context(what.clone())?;
         }
         // Hand what is written to the kernel about every WRITEBACK_RECORDS records (see `solve`).
         unsynced += results.len();

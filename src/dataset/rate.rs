@@ -19,12 +19,13 @@ use super::{write_table, TableOutput};
 use crate::canon;
 use crate::engine::{FromPanic, ReadConfig};
 use crate::grid::{Grid, ParseError};
-use crate::input::RawRecord;
+use crate::input::{Layout, RawRecord};
 use crate::isomorph::Isomorph;
 use crate::output::table::{Column, Kind, TableWriter, Value, INPUT, LINE, RECORD};
 use crate::report::{Status, StatusCounts};
 use crate::solver;
 use crate::summary::Notes;
+use crate::verify::check::describe_puzzle;
 
 /// The output columns; see the README's `rate` section for each.
 pub const COLUMNS: &[Column] = &[
@@ -230,12 +231,13 @@ fn write_record(
     summary: &mut RateSummary,
     notes: &mut Notes,
     path: &str,
+    layout: &Layout,
     r: &Rated,
 ) -> std::io::Result<()> {
     summary.status.add(r.status);
     summary.singles_only += u64::from(r.singles_only == Some(true));
     match (&r.error, r.status) {
-        (Some(e), _) => notes.add(path, r.line, e),
+        (Some(e), _) => notes.add(path, r.line, describe_puzzle(e, layout)),
         (None, Status::Solved) => {}
         (None, s) => notes.add(path, r.line, s.as_str()),
     }
@@ -274,9 +276,22 @@ where
 {
     let mut summary = RateSummary::default();
     let mut notes = Notes::default();
-    summary.interrupted = write_table(&cfg.read, &cfg.output, COLUMNS, work, |table, path, r| {
-        Ok(write_record(table, &mut summary, &mut notes, path, r)?)
-    })?;
+    summary.interrupted = write_table(
+        &cfg.read,
+        &cfg.output,
+        COLUMNS,
+        work,
+        |table, path, layout, r| {
+            Ok(write_record(
+                table,
+                &mut summary,
+                &mut notes,
+                path,
+                layout,
+                r,
+            )?)
+        },
+    )?;
     notes.print("records not rated");
     if !cfg.read.quiet {
         let c = &summary.status;

@@ -104,6 +104,11 @@ impl Inputs {
         Ok(self)
     }
 
+    /// Each input's layout, by input index (the index [`Inputs::run`] hands its consumer).
+    pub fn layouts(&self) -> Vec<Layout> {
+        self.data.iter().map(|d| d.layout().clone()).collect()
+    }
+
     /// The first input's layout, `None` when there is no input.
     pub fn layout(&self) -> Option<&Layout> {
         self.data.first().map(Dataset::layout)

@@ -423,7 +423,7 @@ mod tests {
                 9,
                 &bad,
                 "",
-                "error: column 1: invalid character 'x'".into(),
+                "error: r1c1: invalid character 'x' (character 1)".into(),
             ),
             (7, 10, P, "", P.to_string()),
         ];

@@ -334,7 +334,7 @@ mod tests {
             .collect();
         assert_eq!(errs[0], "80 characters, expected 81");
         assert_eq!(errs[1], "82 characters, expected 81");
-        assert_eq!(errs[2], "column 1: invalid character 'x'");
+        assert_eq!(errs[2], "r1c1: invalid character 'x' (character 1)");
     }
 
     #[test]

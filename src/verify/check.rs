@@ -17,7 +17,7 @@
 use xxhash_rust::xxh3::xxh3_128;
 
 use crate::grid::{cell_name, Grid, ParseError, CELLS};
-use crate::input::RawRecord;
+use crate::input::{Layout, RawRecord};
 use crate::solver;
 
 /// The verdict on one row of a dataset.
@@ -107,6 +107,23 @@ pub struct FieldNames {
     pub puzzle: String,
     /// Name of the solution field.
     pub solution: String,
+}
+
+impl FieldNames {
+    /// The names of `layout`'s puzzle and solution columns in its header, each else the
+    /// default (`puzzle`, `solution`: lines, a CSV without a header).
+    pub fn of(layout: &Layout) -> FieldNames {
+        let mut names = FieldNames::default();
+        if let (Some(h), Some((puzzle, solution))) = (layout.header(), layout.columns()) {
+            if let Some(n) = h.get(puzzle) {
+                names.puzzle.clone_from(n);
+            }
+            if let Some(n) = solution.and_then(|s| h.get(s)) {
+                names.solution.clone_from(n);
+            }
+        }
+        names
+    }
 }
 
 impl Default for FieldNames {
@@ -298,21 +315,11 @@ fn error_cell(e: &ParseError) -> Option<usize> {
     }
 }
 
-/// A parse error as a detail naming the field and, where the error is at one character of
-/// an 81-character field, the cell: `solution: r9c9: blank '0', expected a digit 1-9`.
+/// A parse error as a detail naming the field: `solution: r9c9: blank '0', expected a digit
+/// 1-9`, `question: 80 characters, expected 81`; a row-level error (ragged row, unclosed
+/// quote, JSON record) as `row: ...`; clashing givens as [`Grid::conflicts`] words them.
 pub fn describe(e: &ParseError, field: &str) -> String {
     match e {
-        ParseError::BlankInSolution { ch, .. } => {
-            let cell = error_cell(e).map_or_else(String::new, cell_name);
-            format!("{field}: {cell}: blank {ch:?}, expected a digit 1-9")
-        }
-        ParseError::BadChar { column, ch } => match error_cell(e) {
-            Some(cell) => format!(
-                "{field}: {}: invalid character {ch:?} (character {column})",
-                cell_name(cell)
-            ),
-            None => format!("{field}: {e}"),
-        },
         ParseError::Length { found: 0, .. } => format!("{field}: empty, expected 81 cells"),
         ParseError::FieldCount { .. }
         | ParseError::MissingField { .. }
@@ -321,11 +328,23 @@ pub fn describe(e: &ParseError, field: &str) -> String {
         | ParseError::Record(_) => {
             format!("row: {e}")
         }
-        ParseError::Conflict(_)
+        ParseError::Conflict(_) | ParseError::Internal(_) => e.to_string(),
+        ParseError::BadChar { .. }
+        | ParseError::BlankInSolution { .. }
         | ParseError::Length { .. }
         | ParseError::Scientific { .. }
-        | ParseError::Internal(_)
         | ParseError::SpansLines { .. } => format!("{field}: {e}"),
+    }
+}
+
+/// Why a record of an input in `layout` is not a puzzle, as every command words it:
+/// [`describe`] with the puzzle column's name for a CSV, JSON Lines or Parquet input
+/// (`question: 80 characters, expected 81`), the error alone for a lines input, whose one
+/// field needs no name (`r5c5: invalid character 'x' (character 41)`).
+pub fn describe_puzzle(e: &ParseError, layout: &Layout) -> String {
+    match layout {
+        Layout::Lines { .. } => e.to_string(),
+        Layout::Csv { .. } | Layout::Columns { .. } => describe(e, &FieldNames::of(layout).puzzle),
     }
 }
 
