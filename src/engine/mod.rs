@@ -167,8 +167,15 @@ pub fn run<S: Sink>(
         let work = sink.start_input(index, &data)?;
         data.number_from(next_record);
         let progress = Progress::new(&data, quiet);
-        let (interrupted, records) =
-            pool.install(|| pipeline(&mut data, &work, |r, o| sink.consume(r, o), &progress))?;
+        let count = progress.record_count(&data);
+        let (interrupted, records) = std::thread::scope(|s| {
+            // The bar's total is counted beside the work, not before it (trial 7).
+            if let Some(count) = count {
+                let progress = &progress;
+                s.spawn(move || count.count().map(|n| progress.set_total(n)));
+            }
+            pool.install(|| pipeline(&mut data, &work, |r, o| sink.consume(r, o), &progress))
+        })?;
         progress.finish();
         let finished = data.finish()?;
         next_record = finished.next_record;

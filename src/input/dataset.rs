@@ -9,6 +9,27 @@ use super::source::{self, Codec, Source};
 use super::stamp::Stamp;
 use super::{detect, Finished, InputError, Layout, RawRecord, ReadOptions};
 
+/// The records of a byte range of a dataset read whole, to count ([`Dataset::record_count`]):
+/// it holds its own handle on the bytes, so it can be sent to another thread.
+pub struct RecordCount {
+    source: Source,
+    start: usize,
+    end: usize,
+    layout: Layout,
+}
+
+impl RecordCount {
+    /// The records in the range, by one `memchr` pass; `None` for a CSV with a quote
+    /// character, whose quoted fields may hold line breaks (see [`Dataset::record_total`]).
+    pub fn count(&self) -> Option<u64> {
+        let bytes = &self.source.bytes()[self.start..self.end];
+        if matches!(self.layout, Layout::Csv { .. }) && memchr::memchr(b'"', bytes).is_some() {
+            return None;
+        }
+        Some(range::count_records(bytes, &self.layout))
+    }
+}
+
 /// The bytes a dataset reads: one block (a memory map, or bytes in memory), or a stream read
 /// in bounded blocks.
 enum Body {
@@ -169,7 +190,14 @@ impl Dataset {
         opts: &ReadOptions,
     ) -> Result<Dataset, InputError> {
         let len = Some(bytes.len() as u64);
-        Dataset::new(path, Source::Owned(bytes), Codec::Plain, len, None, opts)
+        Dataset::new(
+            path,
+            Source::Owned(bytes.into()),
+            Codec::Plain,
+            len,
+            None,
+            opts,
+        )
     }
 
     fn new(
@@ -275,16 +303,26 @@ impl Dataset {
     /// a quote character (a quoted field may hold line breaks, so there a line count would
     /// only estimate). `None` otherwise. Costs one pass over the bytes: 24 ms per million
     /// lines, 39 ms per million CSV rows, in the page cache (about 1% of solving them; see
-    /// BENCHMARKS.md, issue 11). Call it before reading, for a progress bar's total.
+    /// BENCHMARKS.md, issue 11). Call it before reading; [`Dataset::record_count`] gives the
+    /// same count to run on another thread.
     pub fn record_total(&self) -> Option<u64> {
+        self.record_count()?.count()
+    }
+
+    /// [`Dataset::record_total`] to run later, or on another thread while this dataset is
+    /// read (the progress bar's total: trial 7, the count before the work cost 2-5% of a
+    /// run of easy puzzles); `None` where it would be `None` for want of an input read
+    /// whole. It counts the records left when it is made.
+    pub fn record_count(&self) -> Option<RecordCount> {
         let Body::Whole { source, end } = &self.body else {
             return None;
         };
-        let bytes = &source.bytes()[self.cursor.pos().min(*end)..*end];
-        if matches!(self.layout, Layout::Csv { .. }) && memchr::memchr(b'"', bytes).is_some() {
-            return None;
-        }
-        Some(range::count_records(bytes, &self.layout))
+        Some(RecordCount {
+            source: source.share()?,
+            start: self.cursor.pos().min(*end),
+            end: *end,
+            layout: self.layout.clone(),
+        })
     }
 
     /// Whether the input is known to have no bytes at all.

@@ -87,7 +87,7 @@ use std::io;
 
 pub use blocks::BLOCK;
 pub use chunk::RawChunk;
-pub use dataset::Dataset;
+pub use dataset::{Dataset, RecordCount};
 pub use layout::{
     ColumnFormat, Format, Layout, LayoutOptions, LINES_SOLUTION_SOURCE, PUZZLE_NAMES,
     SOLUTION_NAMES,

@@ -94,10 +94,11 @@ impl Codec {
 /// The bytes of one input.
 pub enum Source {
     /// A memory-mapped plain regular file, read as one block, guarded against the file
-    /// shrinking under it ([`MappedFile`]).
-    Mapped(MappedFile),
-    /// Bytes already in memory (tests, fuzzing), read as one block.
-    Owned(Vec<u8>),
+    /// shrinking under it ([`MappedFile`]); shared, so that a thread of its own can count
+    /// its records while it is read ([`Source::share`]).
+    Mapped(Arc<MappedFile>),
+    /// Bytes already in memory (tests, fuzzing), read as one block; shared likewise.
+    Owned(Arc<[u8]>),
     /// Decoded bytes read in bounded blocks.
     Stream(Stream),
 }
@@ -110,6 +111,16 @@ impl Source {
             Source::Mapped(m) => m,
             Source::Owned(v) => v,
             Source::Stream(_) => &[],
+        }
+    }
+
+    /// Another handle on a one-block source's bytes (a map, bytes in memory), for a reader
+    /// on another thread; `None` for a stream, which only one reader can read.
+    pub fn share(&self) -> Option<Source> {
+        match self {
+            Source::Mapped(m) => Some(Source::Mapped(Arc::clone(m))),
+            Source::Owned(v) => Some(Source::Owned(Arc::clone(v))),
+            Source::Stream(_) => None,
         }
     }
 
@@ -229,7 +240,7 @@ pub fn open(path: &str, mmap: bool) -> Result<Opened, InputError> {
             let map = unsafe { map_file(&file) }.ok().and_then(MappedFile::new);
             if let Some(map) = map {
                 return Ok(Opened {
-                    source: Source::Mapped(map),
+                    source: Source::Mapped(Arc::new(map)),
                     codec: Codec::Plain,
                     len: Some(meta.len()),
                     utf16: false,
