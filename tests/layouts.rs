@@ -234,11 +234,43 @@ fn lines_files_store_a_solution_only_in_an_81_cell_field() {
     let (code, rep, err) = verify(&f, &[]);
     assert_eq!(code, 0, "{err}");
     assert!(rep["solution_source"].is_null());
+    // Trial 7: the input's own entry named the lines' solution field although no line had
+    // one, and `solve` named it too, reading none.
+    assert!(rep["inputs"][0]["solution_source"].is_null(), "{rep}");
     let (_, _, err) = run(&["verify"], &[&f]);
     assert!(
         err.contains("no stored solutions: puzzles checked only"),
         "{err}"
     );
+    let (_, with, _) = verify(&dir.path().join("l.txt"), &[]);
+    let source = &with["inputs"][0]["solution_source"];
+    assert_eq!(source, "81-cell field after the puzzle", "{with}");
+    let solved = dir.path().join("solve.json");
+    let out = dir.path().join("out.txt");
+    let args = ["solve", "-o", out.to_str().unwrap(), "--report"];
+    let l = dir.path().join("l.txt"); // its second line carries a solution: solve reads none
+    let (code, _, err) = run(&[&args[..], &[solved.to_str().unwrap()]].concat(), &[&l]);
+    assert_eq!(code, 0, "{err}");
+    let rep: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&solved).unwrap()).unwrap();
+    assert!(rep["inputs"][0]["solution_source"].is_null(), "{rep}");
+}
+
+/// Trial 7: an empty shard of a file with a solution column said "no stored solutions";
+/// it read no rows, and says so.
+#[test]
+fn an_empty_shard_says_it_checked_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        dir.path(),
+        "one.csv",
+        &format!("puzzle,solution\n{P},{S}\n"),
+    );
+    let (code, rep, err) = verify(&f, &["--shard", "2/2"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rep["rows"], 0, "{rep}");
+    assert!(err.contains("no rows read: nothing checked"), "{err}");
+    assert!(!err.contains("no stored solutions"), "{err}");
 }
 
 fn case(name: &str) -> Option<PathBuf> {

@@ -276,7 +276,7 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
     let inputs = run
         .inputs
         .iter()
-        .map(|i| InputInfo::new(&i.path, &i.layout, &i.done, i.records))
+        .map(|i| InputInfo::new(&i.path, &i.layout, &i.done, i.records, false))
         .collect();
     let report = build_report(cfg, &col, inputs, start.elapsed(), run.interrupted);
     let mut targets = Vec::new();

@@ -78,7 +78,8 @@ pub fn run_verify(cfg: &VerifyConfig) -> Result<VerifyReport> {
     let inputs = run
         .inputs
         .iter()
-        .map(|i| InputInfo::new(&i.path, &i.layout, &i.done, i.records))
+        .zip(&audit.solutions_read)
+        .map(|(i, &read)| InputInfo::new(&i.path, &i.layout, &i.done, i.records, read))
         .collect();
     let secs = start.elapsed().as_secs_f64();
     let report = audit.report(cfg, inputs, secs, run.interrupted);
@@ -148,8 +149,8 @@ pub struct Auditor {
     layout: Layout,
     /// Where stored solutions were read, each source once ([`Layout::solution_source`]).
     solution_sources: Vec<String>,
-    /// The input being read has had a row with a stored solution.
-    source_noted: bool,
+    /// Whether each input so far, by index, has had a row with a stored solution.
+    solutions_read: Vec<bool>,
     /// Whether every puzzle is a complete grid (a solution column read as puzzles, trial
     /// 5), judged on the first input's layout.
     puzzle_column: Option<PuzzleColumnCheck>,
@@ -161,7 +162,7 @@ impl Sink for Auditor {
     fn start_input(&mut self, index: usize, data: &Dataset) -> Result<VerifyWork> {
         self.input = u32::try_from(index).context("too many inputs")?;
         self.layout = data.layout().clone();
-        self.source_noted = false;
+        self.solutions_read.push(false);
         self.paths.push(data.path().to_string());
         self.puzzle_column.get_or_insert_with(|| {
             PuzzleColumnCheck::new("", "--puzzle-column", Some(data.layout()))
@@ -190,7 +191,7 @@ impl Auditor {
             input: 0,
             layout: Layout::Lines { field: 0 },
             solution_sources: Vec::new(),
-            source_noted: false,
+            solutions_read: Vec::new(),
             puzzle_column: None,
         }
     }
@@ -238,9 +239,10 @@ impl Auditor {
             counts.stored_solutions_compared += u64::from(c.compared);
             counts.rows_without_solution += u64::from(!carries);
             counts.stored_solutions_not_compared += u64::from(carries && !c.compared);
-            if raw.solution.is_some() && !self.source_noted {
-                self.source_noted = true;
-                let source = self.layout.solution_source().unwrap_or_default();
+            let noted = &mut self.solutions_read[input as usize];
+            if raw.solution.is_some() && !*noted {
+                *noted = true;
+                let source = self.layout.solution_source(true).unwrap_or_default();
                 if !self.solution_sources.contains(&source) {
                     self.solution_sources.push(source);
                 }
@@ -390,6 +392,11 @@ impl Auditor {
                         "stored solutions"
                     )
                 );
+            }
+            // No rows (an empty shard, a header-only file) say nothing about solutions
+            // (trial 7: an empty shard of a file with a solution column claimed none).
+            None if c.rows == 0 => {
+                let _ = writeln!(err, "sudoku-batch:   no rows read: nothing checked");
             }
             None => {
                 let _ = writeln!(

@@ -151,12 +151,16 @@ impl Layout {
 
     /// Where stored solutions come from, for `verify`'s summary and report: the solution
     /// column's header name (`column N` without a header), [`LINES_SOLUTION_SOURCE`] for a
-    /// lines input (the first 81-character field after the puzzle, on the lines that have
-    /// one: field 2 of `puzzle,solution` but field 3 of tdoku's `puzzle:count:solution`,
-    /// so no one field number is right), or `None`: a CSV with no solution column.
-    pub fn solution_source(&self) -> Option<String> {
+    /// lines input of which `lines_carried_solutions` (the first 81-character field after
+    /// the puzzle, on the lines that have one: field 2 of `puzzle,solution` but field 3 of
+    /// tdoku's `puzzle:count:solution`, so no one field number is right), or `None`: a CSV
+    /// with no solution column, a lines input whose lines carried none (a lines file has no
+    /// solution column to name: only its lines can say it holds solutions, trial 7).
+    pub fn solution_source(&self, lines_carried_solutions: bool) -> Option<String> {
         match self {
-            Layout::Lines { .. } => Some(LINES_SOLUTION_SOURCE.to_string()),
+            Layout::Lines { .. } => {
+                lines_carried_solutions.then(|| LINES_SOLUTION_SOURCE.to_string())
+            }
             Layout::Csv {
                 header, solution, ..
             } => solution.map(|i| column_label(header.as_deref(), i)),

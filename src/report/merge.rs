@@ -297,6 +297,10 @@ fn fold<C: Counts>(reports: Vec<(String, Report<C>)>, missing: Vec<String>) -> R
             // Checked: the same inputs in the same order; records add up per input.
             for (m, add) in inputs.iter_mut().zip(&h.inputs) {
                 m.records += add.records;
+                // Lines: a shard whose lines carried no solution says none (checked).
+                if m.solution_source.is_none() {
+                    m.solution_source.clone_from(&add.solution_source);
+                }
             }
         } else {
             inputs.extend(h.inputs.iter().cloned());
@@ -426,9 +430,16 @@ fn build_difference(a: &Header, b: &Header) -> Option<(String, String, String)> 
 
 /// How two shards read the same inputs differently, as (what, value in `a`, value in
 /// `b`): the layout, the puzzle source or the solution source of an input.
+/// Lines name no solution column: only the lines of a shard say whether they held
+/// solutions, so a lines shard with none and one with some read alike.
 fn reading_difference(a: &[InputInfo], b: &[InputInfo]) -> Option<(String, String, String)> {
     let none = || "none".to_string();
     a.iter().zip(b).find_map(|(x, y)| {
+        let lines = x.layout == "lines" && y.layout == "lines";
+        let (xs, ys) = match (&x.solution_source, &y.solution_source) {
+            (None, Some(_)) | (Some(_), None) if lines => (None, None),
+            (xs, ys) => (xs.as_ref(), ys.as_ref()),
+        };
         let fields = [
             ("layout", Some(&x.layout), Some(&y.layout)),
             (
@@ -436,11 +447,7 @@ fn reading_difference(a: &[InputInfo], b: &[InputInfo]) -> Option<(String, Strin
                 Some(&x.puzzle_source),
                 Some(&y.puzzle_source),
             ),
-            (
-                "solution source",
-                x.solution_source.as_ref(),
-                y.solution_source.as_ref(),
-            ),
+            ("solution source", xs, ys),
         ];
         fields
             .into_iter()
@@ -631,16 +638,27 @@ mod tests {
     #[test]
     fn shards_that_read_differently_or_come_from_other_builds_are_refused() {
         let e = |set| merge(set, false).unwrap_err().to_string();
-        let mut blind = shard(&[2], "2/2");
-        blind.1.header.inputs[0].solution_source = None;
-        let err = e(vec![shard(&[1], "1/2"), blind]);
+        let csv = |k, source: Option<&str>| {
+            let mut s = shard(&[k], &format!("{k}/2"));
+            s.1.header.inputs[0].layout = "csv".into();
+            s.1.header.inputs[0].solution_source = source.map(String::from);
+            s
+        };
+        let err = e(vec![csv(1, Some("solution")), csv(2, None)]);
         assert!(
             err.starts_with(
                 "1of2.json and 2of2.json differ in the solution source of a.txt: \
-                 81-cell field after the puzzle against none;"
+                 solution against none;"
             ),
             "{err}"
         );
+        // Trial 7: lines carry solutions or not line by line, so a lines shard without
+        // any read as one with some, and the merged input says where they were read.
+        let mut bare = shard(&[1], "1/2");
+        bare.1.header.inputs[0].solution_source = None;
+        let m = merge(vec![bare, shard(&[2], "2/2")], false).unwrap();
+        let source = m.header.inputs[0].solution_source.as_deref();
+        assert_eq!(source, Some("81-cell field after the puzzle"));
         let mut column = shard(&[2], "2/2");
         column.1.header.inputs[0].puzzle_source = "solution".into();
         let err = e(vec![shard(&[1], "1/2"), column]);

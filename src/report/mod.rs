@@ -66,9 +66,11 @@ pub struct InputInfo {
     /// 1-based, for a CSV without a header), or `field N` (1-based) of a line.
     pub puzzle_source: String,
     /// Where stored solutions were looked for: the solution column's name (`column N`
-    /// without a header), `81-cell field after the puzzle` for lines, or `null`: none
-    /// (`solve`, and a table without a solution column). What the layout says, whether or
-    /// not a row held one; `verify`'s `solution_source` says where solutions were found.
+    /// without a header), what the layout says whether or not a row held one; for lines,
+    /// `81-cell field after the puzzle` when solutions were read from the lines (`verify`
+    /// on lines that carry one); or `null`: none (`solve`, which reads no solutions, a
+    /// table without a solution column, lines without solutions). `verify`'s
+    /// `solution_source` says where solutions were found.
     pub solution_source: Option<String>,
     /// How the input was compressed: `none`, `gzip`, `zstd`, `xz`, `bzip2` or `zip` (empty
     /// in a report written before codecs were named).
@@ -80,15 +82,22 @@ pub struct InputInfo {
 
 impl InputInfo {
     /// The entry for input `path`, read in `layout`, as its reader `done` describes it, of
-    /// which `records` records were read.
-    pub fn new(path: &str, layout: &Layout, done: &Finished, records: u64) -> InputInfo {
+    /// which `records` records were read; `solutions_read`: some of its records carried a
+    /// stored solution that was read ([`Layout::solution_source`]).
+    pub fn new(
+        path: &str,
+        layout: &Layout,
+        done: &Finished,
+        records: u64,
+        solutions_read: bool,
+    ) -> InputInfo {
         InputInfo {
             path: path.to_string(),
             file_bytes: file_bytes(path, done),
             content_sha256: done.sha256.clone().unwrap_or_default(),
             layout: done.layout.to_string(),
             puzzle_source: layout.puzzle_source(),
-            solution_source: layout.solution_source(),
+            solution_source: layout.solution_source(solutions_read),
             codec: done.codec.to_string(),
             records,
         }
