@@ -327,3 +327,29 @@ fn parquet_categories_reals_and_dates_are_copied() {
     let (code, _, _) = run(&["solve", path, "--format", "parquet", "-o", "/dev/null"]);
     assert_eq!(code, Some(1));
 }
+
+/// Trial 7: an int64 puzzle column (the digits lost: no whole number holds 81) gave
+/// `1 character, expected 81` on every row; it is one fatal error naming the column and
+/// its type.
+#[test]
+fn a_puzzle_column_of_whole_numbers_is_refused_once_naming_its_type() {
+    use arrow_array::ArrayRef;
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.parquet");
+    let numbers = Int64Array::from(vec![1, 2, 3]);
+    let batch = RecordBatch::try_from_iter([("puzzle", Arc::new(numbers) as ArrayRef)]).unwrap();
+    write_parquet(&path, &batch);
+    let path = path.to_str().unwrap();
+    for args in [&["solve", path, "-o", "-"][..], &["verify", path]] {
+        let cmd = args[0];
+        let (code, out, err) = run(args);
+        assert_eq!(code, Some(2), "{cmd}: {err}");
+        assert_eq!(out, "", "{cmd}");
+        assert_eq!(err.lines().count(), 1, "{cmd}: one line: {err}");
+        assert!(
+            err.contains("bad.parquet: column \"puzzle\" is of type Int64, which holds no grid"),
+            "{cmd}: {err}"
+        );
+    }
+}

@@ -70,26 +70,26 @@ fn builder(path: &str) -> Result<ParquetRecordBatchReaderBuilder<File>, InputErr
     ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| layout_err(path, e))
 }
 
-/// Whether a column of type `t` can hold a puzzle or a solution.
+/// Whether a column of type `t` can hold a puzzle or a solution: strings, binary, lists of
+/// whole numbers, or dictionaries of those. A whole number cannot: the widest holds 20
+/// digits, not 81 (trial 7: an int64 puzzle column gave `1 character, expected 81` on every
+/// row instead of one error).
 fn holds_grids(t: &DataType) -> bool {
     match t {
         DataType::Dictionary(_, values) => holds_grids(values),
         DataType::List(f) | DataType::LargeList(f) | DataType::FixedSizeList(f, _) => {
             f.data_type().is_integer()
         }
-        t => {
-            t.is_integer()
-                || matches!(
-                    t,
-                    DataType::Utf8
-                        | DataType::LargeUtf8
-                        | DataType::Utf8View
-                        | DataType::Binary
-                        | DataType::LargeBinary
-                        | DataType::BinaryView
-                        | DataType::FixedSizeBinary(_)
-                )
-        }
+        t => matches!(
+            t,
+            DataType::Utf8
+                | DataType::LargeUtf8
+                | DataType::Utf8View
+                | DataType::Binary
+                | DataType::LargeBinary
+                | DataType::BinaryView
+                | DataType::FixedSizeBinary(_)
+        ),
     }
 }
 
@@ -144,9 +144,14 @@ pub(crate) fn open(path: &str, opts: &ReadOptions) -> Result<(ParquetRows, Layou
             .get(i)
             .filter(|f| !holds_grids(f.data_type()))
         {
+            let number = if f.data_type().is_integer() {
+                " (a whole number has at most 20 digits: were the puzzles stored as numbers?)"
+            } else {
+                ""
+            };
             let why = format!(
-                "column {:?} is of type {}, which holds no grid: expected strings of 81 \
-                 cells or lists of 81 whole numbers",
+                "column {:?} is of type {}, which holds no grid{number}: expected strings of \
+                 81 cells or lists of 81 whole numbers",
                 f.name(),
                 f.data_type()
             );
