@@ -422,3 +422,36 @@ fn a_text_format_on_a_parquet_file_is_refused_in_plain_words() {
         assert!(!err.contains("  "), "a run of spaces: {err}");
     }
 }
+
+/// Trial 7: `--solution-column 2` on a lines file made it CSV, its first puzzle taken for a
+/// header; the error says so and how out, instead of only asking for a puzzle column.
+#[test]
+fn a_puzzle_taken_for_a_header_suggests_no_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        dir.path(),
+        "rated.txt",
+        &format!("{P} ED=10.3/10.3/9.8\n{P} ED=2.0\n"),
+    );
+    let (code, _, err) = run(&["verify", "--solution-column", "2"], &[&f]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("no puzzle column in header"), "{err}");
+    assert!(
+        err.contains("its first line holds a puzzle, so it is no header: add --no-header"),
+        "{err}"
+    );
+    assert!(
+        err.contains("drop --solution-column, which makes it CSV"),
+        "{err}"
+    );
+    // A real header naming no puzzle column keeps the --puzzle-column hint.
+    let h = write(dir.path(), "h.csv", &format!("grid,answer\n{P},{S}\n"));
+    let (code, _, err) = run(&["verify", "--solution-column", "2"], &[&h]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("choose one with --puzzle-column NAME"),
+        "{err}"
+    );
+    assert!(!err.contains("--no-header"), "{err}");
+}

@@ -419,9 +419,23 @@ pub(crate) fn named_columns(
     let puzzle = match &opts.puzzle_column {
         Some(w) => chosen(Some(header), header, w, "puzzle")?,
         None => pick(header, &PUZZLE_NAMES, rows, "puzzle")?.ok_or_else(|| {
+            // Trial 7: a lines file made CSV by `--solution-column 2` had its first puzzle
+            // taken for a header; the way out is --no-header, or no CSV option at all.
+            let hint = match opts.csv_flags().as_slice() {
+                _ if !header.iter().any(|f| starts_with_puzzle(f.as_bytes())) => {
+                    "choose one with --puzzle-column NAME".to_string()
+                }
+                [] => {
+                    "its first line holds a puzzle, so it is no header: add --no-header".to_string()
+                }
+                flags => format!(
+                    "its first line holds a puzzle, so it is no header: add --no-header, or \
+                     for a file of one puzzle per line drop {}, which makes it CSV",
+                    flags.join(" and ")
+                ),
+            };
             format!(
-                "no puzzle column in header {}: expected one of {PUZZLE_NAMES:?}; \
-                 choose one with --puzzle-column NAME",
+                "no puzzle column in header {}: expected one of {PUZZLE_NAMES:?}; {hint}",
                 brief(header)
             )
         })?,
