@@ -73,7 +73,8 @@ fn run(args: &[&str]) -> (i32, String) {
     (out.status.code().unwrap_or(-1), err)
 }
 
-const SEPARATORS: [(char, &str); 2] = [(';', "semi.csv"), ('\t', "tab.tsv")];
+/// Trial 7 added `|`: a `|`-separated file was read as lines, every row invalid.
+const SEPARATORS: [(char, &str); 3] = [(';', "semi.csv"), ('\t', "tab.tsv"), ('|', "pipe.csv")];
 
 #[test]
 fn dedup_writes_kept_rows_byte_for_byte_with_the_inputs_delimiter() {
@@ -173,4 +174,36 @@ fn solve_csv_output_keeps_every_field_and_the_inputs_delimiter() {
             "{s}"
         );
     }
+}
+
+/// Trial 7: the header `id|puzzle|solution|clues|difficulty` is sniffed as CSV, and a
+/// lines file whose lines hold `|` after the puzzle is still read as lines.
+#[test]
+fn a_pipe_separated_csv_is_sniffed_and_a_lines_file_with_pipes_stays_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("pipe.csv");
+    let text = format!("id|puzzle|solution|clues|difficulty\n1|{P}|{S}|28|hard\n");
+    fs::write(&csv, text).unwrap();
+    let report = dir.path().join("r.json");
+    let r = report.to_str().unwrap();
+    let (code, err) = run(&["verify", "-q", csv.to_str().unwrap(), "--report", r]);
+    assert_eq!(code, 0, "{err}");
+    let rep: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(rep["inputs"][0]["layout"], "csv", "{rep}");
+    assert_eq!(rep["inputs"][0]["solution_source"], "solution", "{rep}");
+    assert_eq!(rep["stored_solutions_compared"], 1, "{rep}");
+    let lines = dir.path().join("l.txt");
+    fs::write(&lines, format!("{P} | rated 2.3\n{P} | puzzle\n")).unwrap();
+    let out = dir.path().join("out.txt");
+    let args = [
+        "solve",
+        "-q",
+        lines.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    let (code, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(fs::read_to_string(&out).unwrap(), format!("{S}\n{S}\n"));
 }

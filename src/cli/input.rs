@@ -45,7 +45,7 @@ pub struct LayoutArgs {
     /// Like --puzzle-column and --delimiter, it means the input is CSV.
     #[arg(long)]
     pub no_header: bool,
-    /// CSV field delimiter: one character, or `tab` [default: sniffed among `,` tab `;`].
+    /// CSV field delimiter: one character, or `tab` [default: sniffed among `,` tab `;` `|`].
     #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
     pub delimiter: Option<u8>,
 }

@@ -57,8 +57,8 @@ pub struct LayoutOptions {
     pub skip_solutions: bool,
     /// The CSV has no header row; columns are then chosen by index or found by content.
     pub no_header: bool,
-    /// The CSV field delimiter (one byte: `,`, tab, `;`, ...); `None` sniffs it from the
-    /// first line among `,`, tab and `;`.
+    /// The CSV field delimiter (one byte: `,`, tab, `;`, `|`, ...); `None` sniffs it from
+    /// the first line among `,`, tab, `;` and `|` ([`super::sniff::DELIMITERS`]).
     pub delimiter: Option<u8>,
 }
 

@@ -5,7 +5,7 @@
 //! Lines (its first byte that is not blank is `{`: see `input/jsonl.rs`) or Parquet
 //! (recognised by [`super::Dataset::open`] from its magic `PAR1`), whose columns are chosen
 //! as a CSV header's are (`named_columns`). Without them:
-//! 1. a first data line that splits (on `,`, tab or `;`) into a field naming a puzzle column
+//! 1. a first data line that splits (on `,`, tab, `;` or `|`) into a field naming a puzzle column
 //!    ([`PUZZLE_NAMES`]) is a CSV header;
 //! 2. else a file whose first data lines hold a puzzle (at the start of a line, or as a
 //!    whitespace-separated field) is read as lines;
@@ -31,8 +31,10 @@ use super::layout::{Format, Layout, LayoutOptions, PUZZLE_NAMES, SOLUTION_NAMES}
 use super::record::{data_line, is_csv_data_line, starts_with_puzzle, strip_bom};
 use crate::grid::{is_cell_byte, parse_cells, parse_solution};
 
-/// The delimiters tried when sniffing a CSV, in order of preference.
-pub const DELIMITERS: [u8; 3] = [b',', b'\t', b';'];
+/// The delimiters tried when sniffing a CSV, in order of preference. `|` (trial 7: a
+/// `id|puzzle|solution` export was read as lines, every row invalid) never splits a
+/// puzzle, so a lines file whose first line holds one still reads as lines.
+pub const DELIMITERS: [u8; 4] = [b',', b'\t', b';', b'|'];
 
 /// Data rows looked at to settle a column by content.
 const SAMPLE_ROWS: usize = 20;
