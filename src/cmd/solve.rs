@@ -404,13 +404,13 @@ fn summary_lines(r: &SolveReport) -> Vec<String> {
             r.counts.solutions_capped
         ));
     }
-    lines.extend([format!(
+    lines.push(format!(
         "sudoku-batch: {:.3} s wall, {:.0} puzzles/s, {:.2} µs/puzzle, {}",
         r.header.wall_ms / 1000.0,
         rates.puzzles_per_s,
         rates.us_per_puzzle,
         count(r.header.threads as u64, "thread", "threads"),
-    )]);
+    ));
     // Latency and guesses cover the searched records only (not `invalid`): with none, zeros
     // would read as figures ("0.0% no guess": every puzzle guessed; trial 7).
     lines.push(match r.counts.tally.solved_by_search {
