@@ -1,7 +1,7 @@
 //! The fast solver: band-oriented bitboard propagation (box/line interactions and singles,
-//! see `state.rs`), then depth-first guesses on a two-candidate cell (when there are few,
-//! or once the puzzle has made `SCORE_ALL_AFTER_GUESSES` guesses, the one with the most
-//! unfixed peers), counting solutions up to a limit. Candidates are tried in ascending
+//! and, once the puzzle has made `HARD_AFTER_GUESSES` guesses, stack logic; see `state.rs`),
+//! then depth-first guesses on a two-candidate cell (when there are few, or once the puzzle
+//! has made `HARD_AFTER_GUESSES` guesses, the one with the most unfixed peers), counting solutions up to a limit. Candidates are tried in ascending
 //! digit order; the last one of a cell is placed in the parent state without a copy.
 //!
 //! Everything lives on the stack: a `state::State` is `Copy` and each guess works on a
@@ -32,13 +32,14 @@ pub struct Solution {
     pub givens_clash: bool,
 }
 
-/// After this many guesses in one puzzle, [`State::propagate`] scores every two-candidate
-/// cell for the branch, not only when there are at most [`state::BUSIEST_MAX_PAIRS`]. A
-/// search that got this far is a hard one, where the better branch pays for the scoring
-/// (forum_hardest: 63.7 to 55.3 guesses per puzzle, 1.03x faster in both modes);
-/// serg_benchmark's puzzles (6.5 guesses, 2.4 µs each) mostly end before it and stay level
-/// (BENCHMARKS.md, issue 14, fourth round).
-const SCORE_ALL_AFTER_GUESSES: u32 = 8;
+/// After this many guesses in one puzzle, the search is a hard one and propagation does
+/// more at each stall: [`State::propagate`] scores every two-candidate cell for the
+/// branch, not only when there are at most [`state::BUSIEST_MAX_PAIRS`]
+/// (forum_hardest: 63.7 to 55.3 guesses per puzzle, 1.03x faster in both modes), and runs
+/// the stack logic (columns against boxes, all digits at once; 55.3 to 46.9 guesses, 8% fewer
+/// instructions). serg_benchmark's puzzles (6.5 guesses, 2.4 µs each) mostly end before it
+/// and stay level (BENCHMARKS.md, issue 14, fourth and eighth rounds).
+const HARD_AFTER_GUESSES: u32 = 8;
 
 struct Search {
     limit: u32,
@@ -80,12 +81,13 @@ impl Search {
     /// a copy it no longer needs). Returns `true` once the limit is reached.
     fn explore(&mut self, state: &mut State) -> bool {
         loop {
-            let max_pairs = if self.guesses >= SCORE_ALL_AFTER_GUESSES {
+            let hard = self.guesses >= HARD_AFTER_GUESSES;
+            let max_pairs = if hard {
                 u32::MAX
             } else {
                 state::BUSIEST_MAX_PAIRS
             };
-            let settled = state.propagate(max_pairs);
+            let settled = state.propagate(max_pairs, hard);
             let cell = match settled {
                 Err(_) => return false,
                 Ok(Some(cell)) => cell,

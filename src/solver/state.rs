@@ -42,6 +42,12 @@
 //!   digits (`at least 1/2/3`), place every cell with exactly one. Placing (`assign`, also
 //!   used for guesses) only clears the digit's row and box in its band; `update` then
 //!   sees the one-cell row and does the rest.
+//! * Stack logic (once a search has made a few guesses, when the above stall): the column
+//!   analogue of `update`'s row-to-box logic, for all 27 boards at once ([`stack_filter`]).
+//!   In each stack a digit's three boxes must take its three columns one each; a column
+//!   of a box that no such matching uses loses the digit. This covers claiming (a column
+//!   whose candidates lie in one box) and hidden singles in columns, which the band
+//!   logic, working along rows, does not see.
 //!
 //! A contradiction is the zero-sized [`Contradiction`], passed up with `?`.
 
@@ -224,8 +230,9 @@ impl State {
         }
     }
 
-    /// Propagates to a fixpoint. Returns `None` when the grid is solved, else a cell to branch
-    /// on: a two-candidate cell when there is one ([`State::busiest_pair_dispatch`] when there are
+    /// Propagates to a fixpoint (with the stack logic too when `stacks`; the search passes
+    /// it once a puzzle has made a few guesses). Returns `None` when the grid is solved, else
+    /// a cell to branch on: a two-candidate cell when there is one ([`State::busiest_pair_dispatch`] when there are
     /// at most `max_pairs`, else [`first_pair`]; the search passes [`BUSIEST_MAX_PAIRS`]
     /// until a puzzle has made a few guesses, then `u32::MAX`), else see [`State::fewest`].
     ///
@@ -235,7 +242,11 @@ impl State {
     /// earlier rounds, but on the Intel Xeon with AVX-512 the benchmarks now run on, its
     /// 27 branches per pass mispredicted twice as often and the hard sets ran 10-20%
     /// slower; BENCHMARKS.md.)
-    pub(crate) fn propagate(&mut self, max_pairs: u32) -> Result<Option<Cell>, Contradiction> {
+    pub(crate) fn propagate(
+        &mut self,
+        max_pairs: u32,
+        stacks: bool,
+    ) -> Result<Option<Cell>, Contradiction> {
         loop {
             self.settle()?;
             if self.unsolved == [0; 3] {
@@ -270,6 +281,12 @@ impl State {
                 }
             }
             if !placed {
+                if stacks {
+                    stack_filter(&mut self.cand);
+                    if self.changed() != 0 {
+                        continue;
+                    }
+                }
                 let total = pairs[0].count_ones() + pairs[1].count_ones() + pairs[2].count_ones();
                 let pair = if total <= max_pairs {
                     self.busiest_pair_dispatch(pairs)
@@ -407,6 +424,73 @@ impl State {
     }
 }
 
+/// Rotates each stack's three column bits of a nine-bit column mask by one: bit `c` of
+/// the result is bit `c + 1` (mod 3, inside the stack) of `y`.
+#[inline(always)]
+fn rot1(y: u32) -> u32 {
+    ((y >> 1) & 0b011_011_011) | ((y << 2) & 0b100_100_100)
+}
+
+/// As [`rot1`], by two: bit `c` of the result is bit `c + 2` (mod 3, inside the stack).
+#[inline(always)]
+fn rot2(y: u32) -> u32 {
+    ((y << 1) & 0b110_110_110) | ((y >> 2) & 0b001_001_001)
+}
+
+/// Stack logic for every board at once (the module doc): in each stack, a digit's three
+/// boxes must take its three columns one each, so a box's column keeps the digit only when
+/// the other two boxes can take the stack's other two columns between them, one each.
+///
+/// Per board `i` (digit `d`, band `b`), with `occ` its nine-bit mask of columns holding a
+/// candidate and `a`, `c` those of the same digit in bands `b + 1` and `b + 2`: column `k`
+/// stays when `occ[k]` and either `a[k + 1] & c[k + 2]` or `a[k + 2] & c[k + 1]`, the
+/// column offsets taken mod 3 inside the stack ([`rot1`], [`rot2`]). Written as plain loops
+/// over 32 lanes so that they compile to vector code ([`stack_filter`] runs an AVX2 copy
+/// when the CPU has it: about 190 instructions a call, against about 450 for the
+/// baseline build). A box left without a column, or a row without a box, is found by the
+/// next [`State::update`].
+#[inline(always)]
+fn stack_filter_portable(cand: &mut [u32; BOARDS]) {
+    let mut x = [0u32; 32];
+    x[..BOARDS].copy_from_slice(cand);
+    // `occ[i]`: the columns where board `i` has a candidate, then the 27 again, so that
+    // the same digit's boards in the other two bands are at `i + 9` and `i + 18`.
+    let mut occ = [0u32; 64];
+    for (o, &v) in occ.iter_mut().zip(&x) {
+        *o = (v | v >> 9 | v >> 18) & 0x1FF;
+    }
+    occ.copy_within(0..27, 27);
+    for (i, v) in x.iter_mut().enumerate() {
+        let (o, a, c) = (occ[i], occ[i + 9], occ[i + 18]);
+        let keep = o & ((rot1(a) & rot2(c)) | (rot2(a) & rot1(c)));
+        *v &= keep | keep << 9 | keep << 18;
+    }
+    cand.copy_from_slice(&x[..BOARDS]);
+}
+
+/// [`stack_filter_portable`] compiled with AVX2 (eight lanes).
+///
+/// # Safety
+/// The CPU must have AVX2 (`is_x86_feature_detected!`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn stack_filter_avx2(cand: &mut [u32; BOARDS]) {
+    stack_filter_portable(cand);
+}
+
+/// [`stack_filter_portable`], from the AVX2 copy when the CPU has it (checked at run time).
+#[inline(always)]
+fn stack_filter(cand: &mut [u32; BOARDS]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2.
+            return unsafe { stack_filter_avx2(cand) };
+        }
+    }
+    stack_filter_portable(cand);
+}
+
 /// [`State::changed`], one board at a time: bit `i` set when `cand[i] != prev[i]`.
 #[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
 fn changed_scalar(cand: &[u32; BOARDS], prev: &[u32; BOARDS]) -> u32 {
@@ -453,7 +537,7 @@ fn changed_sse2(cand: &[u32; BOARDS], prev: &[u32; BOARDS]) -> u32 {
 /// instructions per cell, and with many pairs the cheap choice does about as well:
 /// with no limit, serg_benchmark ran 15% slower; with 12, 4-6%
 /// slower; with 8, as fast as before (BENCHMARKS.md, issue 14). The search passes it as
-/// `max_pairs` only until a puzzle has made a few guesses (`SCORE_ALL_AFTER_GUESSES` in
+/// `max_pairs` only until a puzzle has made a few guesses (`HARD_AFTER_GUESSES` in
 /// `solver/mod.rs`); after that every pair is scored.
 pub(crate) const BUSIEST_MAX_PAIRS: u32 = 8;
 
@@ -534,8 +618,8 @@ mod tests {
     /// limits: [`BUSIEST_MAX_PAIRS`] and every pair (`u32::MAX`).
     #[test]
     fn branches_on_the_pair_cell_with_most_unfixed_peers() {
-        for max_pairs in [BUSIEST_MAX_PAIRS, u32::MAX] {
-            let (scored, many, hw_checked) = walk_first_candidates(max_pairs);
+        for (max_pairs, stacks) in [(BUSIEST_MAX_PAIRS, false), (u32::MAX, true)] {
+            let (scored, many, hw_checked) = walk_first_candidates(max_pairs, stacks);
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("popcnt")
                 && std::arch::is_x86_feature_detected!("bmi1")
@@ -560,13 +644,13 @@ mod tests {
     /// The walk of the test above; returns the branch points checked against the score,
     /// how many of them had more than [`BUSIEST_MAX_PAIRS`] pairs, and at how many the
     /// copy for hardware popcount was compared with the portable one (0 on CPUs without).
-    fn walk_first_candidates(max_pairs: u32) -> (usize, usize, usize) {
+    fn walk_first_candidates(max_pairs: u32, stacks: bool) -> (usize, usize, usize) {
         let (mut scored, mut many) = (0, 0);
         #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut hw_checked = 0;
         for line in HARD {
             let mut s = State::from_givens(&parse_cells(line.as_bytes()).unwrap().0).unwrap();
-            let mut next = s.propagate(max_pairs);
+            let mut next = s.propagate(max_pairs, stacks);
             while let Ok(Some(cell)) = next {
                 let at = |q: usize| Cell {
                     band: q / 27,
@@ -600,9 +684,122 @@ mod tests {
                     many += usize::from(pairs.len() > BUSIEST_MAX_PAIRS as usize);
                 }
                 let d = s.digits(cell).trailing_zeros() as usize;
-                next = s.assign(d, cell).and_then(|()| s.propagate(max_pairs));
+                next = s
+                    .assign(d, cell)
+                    .and_then(|()| s.propagate(max_pairs, stacks));
             }
         }
         (scored, many, hw_checked)
+    }
+
+    /// The stack logic by enumeration: for each digit and stack, the 3 x 3 table of which
+    /// band's box has a candidate in which of the stack's columns, and the (band, column)
+    /// entries that some one-to-one matching of the three boxes to the three columns uses.
+    fn stack_filter_by_matchings(cand: &[u32; BOARDS]) -> [u32; BOARDS] {
+        const PERMUTATIONS: [[usize; 3]; 6] = [
+            [0, 1, 2],
+            [0, 2, 1],
+            [1, 0, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [2, 1, 0],
+        ];
+        let mut out = *cand;
+        for d in 0..9 {
+            for stack in 0..3 {
+                let column = |b: usize, k: usize| COLUMN0 << (3 * stack + k);
+                let has = |b: usize, k: usize| cand[9 * b + d] & column(b, k) != 0;
+                let mut used = [[false; 3]; 3];
+                for p in PERMUTATIONS {
+                    if (0..3).all(|b| has(b, p[b])) {
+                        for b in 0..3 {
+                            used[b][p[b]] = true;
+                        }
+                    }
+                }
+                for b in 0..3 {
+                    for k in 0..3 {
+                        if !used[b][k] {
+                            out[9 * b + d] &= !column(b, k);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The stack logic's bit algebra (and its AVX2 copy) agrees with the enumeration of
+    /// matchings, on random boards from dense to sparse, and on a hidden single in a column.
+    #[test]
+    fn stack_logic_keeps_what_some_matching_uses() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut changed = 0;
+        for round in 0..3000 {
+            let mut cand = [0u32; BOARDS];
+            for board in &mut cand[..27] {
+                // Thin the boards more in later rounds: a few candidates per column.
+                let mut b = next() as u32 & BAND;
+                for _ in 0..round % 4 {
+                    b &= next() as u32;
+                }
+                *board = b;
+            }
+            let want = stack_filter_by_matchings(&cand);
+            let mut got = cand;
+            stack_filter_portable(&mut got);
+            assert_eq!(got, want, "{cand:?}");
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                let mut hw = cand;
+                // SAFETY: the CPU has AVX2.
+                unsafe { stack_filter_avx2(&mut hw) };
+                assert_eq!(hw, want);
+            }
+            changed += usize::from(want != cand);
+        }
+        assert!(changed > 1000, "only {changed} of 3000 boards changed");
+
+        // Digit 1 left in column 0 only in band 1: the middle box of stack 0 keeps column 0
+        // alone for it, and nothing else changes.
+        let mut cand = INITIAL;
+        cand[0] &= !COLUMN0;
+        cand[18] &= !COLUMN0;
+        let before = cand;
+        stack_filter(&mut cand);
+        assert_eq!(cand[9], BAND & !(COLUMN0 << 1 | COLUMN0 << 2));
+        cand[9] = before[9];
+        assert_eq!(cand, before);
+    }
+
+    /// The stack logic never removes a digit of the solution: propagating with it along
+    /// the solution of the hard puzzles, each branch cell given its solution digit.
+    #[test]
+    fn stack_logic_keeps_the_solution() {
+        for line in HARD {
+            let puzzle = parse_cells(line.as_bytes()).unwrap();
+            let solution = crate::solver::solve(&puzzle, 1).grid.unwrap();
+            let mut s = State::from_givens(&puzzle.0).unwrap();
+            let mut steps = 0;
+            loop {
+                let next = s.propagate(u32::MAX, true).expect("no contradiction");
+                for q in 0..81 {
+                    let d = usize::from(solution.0[q] - 1);
+                    assert!(s.cand[9 * (q / 27) + d] >> (q % 27) & 1 == 1, "{line}: {q}");
+                }
+                let Some(cell) = next else { break };
+                let d = usize::from(solution.0[27 * cell.band + cell.bit as usize] - 1);
+                s.assign(d, cell).unwrap();
+                steps += 1;
+            }
+            assert_eq!(s.to_digits(), solution.0, "{line}");
+            assert!(steps >= 1, "{line}");
+        }
     }
 }
