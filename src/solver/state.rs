@@ -707,8 +707,8 @@ mod tests {
         let mut out = *cand;
         for d in 0..9 {
             for stack in 0..3 {
-                let column = |b: usize, k: usize| COLUMN0 << (3 * stack + k);
-                let has = |b: usize, k: usize| cand[9 * b + d] & column(b, k) != 0;
+                let column = |k: usize| COLUMN0 << (3 * stack + k);
+                let has = |b: usize, k: usize| cand[9 * b + d] & column(k) != 0;
                 let mut used = [[false; 3]; 3];
                 for p in PERMUTATIONS {
                     if (0..3).all(|b| has(b, p[b])) {
@@ -717,10 +717,10 @@ mod tests {
                         }
                     }
                 }
-                for b in 0..3 {
-                    for k in 0..3 {
-                        if !used[b][k] {
-                            out[9 * b + d] &= !column(b, k);
+                for (b, row) in used.iter().enumerate() {
+                    for (k, &kept) in row.iter().enumerate() {
+                        if !kept {
+                            out[9 * b + d] &= !column(k);
                         }
                     }
                 }
