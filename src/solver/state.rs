@@ -696,21 +696,13 @@ mod tests {
     /// band's box has a candidate in which of the stack's columns, and the (band, column)
     /// entries that some one-to-one matching of the three boxes to the three columns uses.
     fn stack_filter_by_matchings(cand: &[u32; BOARDS]) -> [u32; BOARDS] {
-        const PERMUTATIONS: [[usize; 3]; 6] = [
-            [0, 1, 2],
-            [0, 2, 1],
-            [1, 0, 2],
-            [1, 2, 0],
-            [2, 0, 1],
-            [2, 1, 0],
-        ];
         let mut out = *cand;
         for d in 0..9 {
             for stack in 0..3 {
                 let column = |k: usize| COLUMN0 << (3 * stack + k);
                 let has = |b: usize, k: usize| cand[9 * b + d] & column(k) != 0;
                 let mut used = [[false; 3]; 3];
-                for p in PERMUTATIONS {
+                for p in crate::grid::ORDERS_OF_THREE {
                     if (0..3).all(|b| has(b, p[b])) {
                         for b in 0..3 {
                             used[b][p[b]] = true;
