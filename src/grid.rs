@@ -236,10 +236,20 @@ const LEADING_ZEROS_SOLUTION_HINT: &str =
 const PENCIL_MARK_HINT: &str =
     " (a pencil-mark grid: 9 candidate characters for each of the 81 cells, not a puzzle)";
 
-/// The hint for a field that runs over bare CR bytes: lines ended by CR alone (classic Mac
-/// OS) are not line breaks here, so several puzzles read as one long line.
-const BARE_CR_HINT: &str =
-    " (it holds bare CR characters: lines ended by CR alone? convert them to LF, e.g. with tr '\\r' '\\n')";
+/// The words of [`BARE_CR_FIX`], as a literal for `concat!`.
+macro_rules! bare_cr_fix {
+    () => {
+        "lines ended by CR alone? convert them to LF, e.g. with tr '\\r' '\\n'"
+    };
+}
+
+/// What to do about bare CR bytes (lines ended by CR alone, classic Mac OS, are not line
+/// breaks here): said by the puzzle-field hint and by the CSV sniffer, which refuses a header
+/// line that holds them (`input::sniff`).
+pub(crate) const BARE_CR_FIX: &str = bare_cr_fix!();
+
+/// The hint for a field that runs over bare CR bytes: several puzzles read as one long line.
+const BARE_CR_HINT: &str = concat!(" (it holds bare CR characters: ", bare_cr_fix!(), ")");
 
 /// `4.972E+80`, `6.95127e80`: what a spreadsheet makes of an 81-digit number.
 fn looks_scientific(text: &str) -> bool {

@@ -455,3 +455,58 @@ fn a_puzzle_taken_for_a_header_suggests_no_header() {
     );
     assert!(!err.contains("--no-header"), "{err}");
 }
+
+/// Trial 8: a CSV with CR-only line endings had its whole body read as the header line, so
+/// every command read 0 rows and exited 0. A header line holding bare CRs is refused by
+/// every command that reads CSV, mapped or streamed, naming the file and the `tr` fix;
+/// `--no-header` (no header line to skip) still reads every row.
+#[test]
+fn a_csv_header_with_bare_crs_is_refused_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("quizzes,solutions\r{P},{S}\r{P},{S}\r");
+    let f = write(dir.path(), "k_cr.csv", &text);
+    let name = f.to_str().unwrap();
+    let kept = dir.path().join("kept.csv");
+    let kept = kept.to_str().unwrap();
+    let runs: [&[&str]; 9] = [
+        &["solve", name],
+        &["solve", "--no-mmap", name],
+        &["verify", name],
+        &["dedup", "-o", kept, name],
+        &["canon", name],
+        &["rate", name],
+        &["augment", "-n", "1", name],
+        &["bench", name],
+        &["overlap", "--train", name, "--test", name],
+    ];
+    for args in runs {
+        let (code, out, err) = run(args, &[]);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(name), "{args:?}: {err}");
+        assert!(
+            err.contains("header line holds bare CR characters"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains(r"tr '\r' '\n'"), "{args:?}: {err}");
+    }
+    // Standard input too, and a header naming no known column.
+    let o = bin()
+        .args(["solve", "-"])
+        .write_stdin(text.clone())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("bare CR"));
+    let g = write(dir.path(), "g.csv", &format!("id,grid\r1,{P}\r"));
+    let (code, _, err) = run(&["solve"], &[&g]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("bare CR"), "{err}");
+    // Converted, it reads every row.
+    let lf = write(dir.path(), "k_lf.csv", &text.replace('\r', "\n"));
+    let (code, rep, err) = verify(&lf, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rep["verdicts"]["ok"], 1, "{err}");
+    assert_eq!(rep["verdicts"]["duplicate"], 1, "{err}");
+}

@@ -29,7 +29,7 @@
 
 use super::layout::{Format, Layout, LayoutOptions, PUZZLE_NAMES, SOLUTION_NAMES};
 use super::record::{data_line, is_csv_data_line, starts_with_puzzle, strip_bom};
-use crate::grid::{is_cell_byte, parse_cells, parse_solution};
+use crate::grid::{is_cell_byte, parse_cells, parse_solution, BARE_CR_FIX};
 
 /// The delimiters tried when sniffing a CSV, in order of preference. `|` (trial 7: a
 /// `id|puzzle|solution` export was read as lines, every row invalid) never splits a
@@ -311,6 +311,7 @@ pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
             if let Some(d) = DELIMITERS.into_iter().find(|d| line.contains(d)) {
                 let fields = csv_fields(line, d);
                 if !fields.iter().any(|f| is_grid(f.as_bytes())) {
+                    refuse_bare_cr(line)?;
                     // No `--format lines` hint: `line_field` found no puzzle starting a
                     // line or standing as a field in the first data lines, so read as lines
                     // every row would be invalid (trial 6: the id read as the puzzle).
@@ -344,6 +345,24 @@ pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
     csv_layout(bytes, opts, delimiter)
 }
 
+/// Refuses a CSV header `line` (its first physical line, without a final CR) that holds
+/// bare CR characters. Lines ended by CR alone are no line breaks to the readers, so the
+/// header line would run to the end of the file (or its first LF), and skipping it would
+/// drop every row with exit 0 (trial 8): the header's fields themselves read right, since
+/// the `csv` crate ends a row at a bare CR, so nothing else would tell.
+///
+/// # Errors
+/// A reason naming the bare CRs and the `tr` command that converts them.
+fn refuse_bare_cr(line: &[u8]) -> Result<(), String> {
+    match memchr::memchr(b'\r', line) {
+        Some(_) => Err(format!(
+            "its header line holds bare CR characters, so it would swallow the rows after \
+             it: {BARE_CR_FIX}"
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The CSV layout of `bytes` with `delimiter`: header, puzzle column, solution column.
 fn csv_layout(bytes: &[u8], opts: &LayoutOptions, delimiter: u8) -> Result<Layout, String> {
     let line = first_csv_line(bytes);
@@ -366,6 +385,9 @@ fn csv_layout(bytes: &[u8], opts: &LayoutOptions, delimiter: u8) -> Result<Layou
             .is_some_and(|w| fields.iter().any(|f| f.eq_ignore_ascii_case(w)));
     let has_header = !opts.no_header
         && (names_puzzle || !fields.iter().any(|f| parse_cells(f.as_bytes()).is_ok()));
+    if has_header {
+        refuse_bare_cr(line)?;
+    }
     let header = has_header.then(|| fields.clone());
     let mut rows = sample_rows(bytes, delimiter, has_header);
     if rows.is_empty() && !has_header {
