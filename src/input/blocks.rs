@@ -20,7 +20,7 @@ use std::io::{self, Read};
 use sha2::{Digest, Sha256};
 
 use super::layout::Layout;
-use super::range::{count_records, next_line_start};
+use super::range::boundary;
 use super::reader::Cursor;
 use super::record::{count_newlines, MAX_LINE};
 use super::source::Stream;
@@ -239,15 +239,14 @@ impl Blocks {
         let pos = cursor.pos();
         let from = self.buf_pos(from);
         if pos < from {
-            let skip_to = next_line_start(block, from.min(block.len())).max(pos);
-            let skipped = &block[pos..skip_to];
-            cursor.skip(count_newlines(skipped), count_records(skipped, layout));
+            let (skip_to, records) = boundary(block, layout, pos, from.min(block.len()));
+            cursor.skip(count_newlines(&block[pos..skip_to]), records);
             cursor.set_pos(skip_to);
         }
         let to = self.buf_pos(to);
         if to < block.len() {
             self.done = true;
-            return next_line_start(block, to).max(cursor.pos());
+            return boundary(block, layout, cursor.pos(), to).0;
         }
         self.end
     }
@@ -258,11 +257,11 @@ impl Blocks {
     /// # Errors
     /// A read error of the stream.
     pub(crate) fn count_rest(&mut self, pos: usize, layout: &Layout) -> io::Result<u64> {
-        let mut n = count_records(&self.buf[pos..self.end], layout);
+        let mut n = boundary(&self.buf[..self.end], layout, pos, self.end).1;
         let mut used = self.end;
         while !self.eof {
             self.advance(used)?;
-            n += count_records(self.block(), layout);
+            n += boundary(self.block(), layout, 0, self.end).1;
             used = self.end;
         }
         self.advance(used)?;

@@ -2,17 +2,19 @@
 //! Slurm array, GNU parallel across hosts) can split one file without pre-splitting it.
 //!
 //! The body of the input (after a UTF-8 BOM and, for CSV, after the header line) is cut into
-//! N ranges of about equal size. Each cut is moved forward to the next **physical line
-//! start**, so a record belongs to exactly one shard: the one whose range holds the first byte
-//! of its line. A CSV field with a quoted newline that straddles a cut would be split; the
-//! datasets this tool targets have none (documented in README). An unclosed quote is read as
-//! a one-line invalid row wherever the cut is (the reader looks past a shard's end to judge
-//! it: the reader module), so it does not count. Every CSV shard reads the header from the
-//! start of the file.
+//! N ranges of about equal size. Each cut is moved forward to the next **record boundary**
+//! (`boundary`), so a record belongs to exactly one shard: the one whose range holds its
+//! first byte. For lines that is the next physical line start. For CSV it is the next line
+//! start outside quotes, as the reader reads them: a quoted field over several lines (a note
+//! with line breaks) is never cut, and a row whose quote is not closed on its line, followed
+//! by a line that reads as a row, is one line (the reader's rule,
+//! `record::quote_left_open`, judged on the whole input as the reader judges it).
+//! Every CSV shard reads the header from the start of the file.
 //!
 //! Record and line numbers stay those of the whole file: a shard counts the newlines before
-//! its start (`line`) and the data lines before it (`record`), both with a `memchr` scan of
-//! the bytes before the cut, which costs far less than solving them. So for one input the
+//! its start (`line`) and the records that start before it (`record`, rows for CSV), with a
+//! `memchr` walk over the bytes before the cut (and, for CSV, up to the shard's end), which
+//! costs far less than solving them. So for one input the
 //! per-record outputs of shards 1..N, concatenated, equal the whole run's. Each input of a
 //! run is cut on its own, so with several inputs a shard holds its range of each, and the
 //! concatenated outputs equal the whole run's only once sorted by record.
@@ -21,7 +23,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::layout::Layout;
-use super::record::{data_line, is_csv_data_line, BOM};
+use super::record::{data_line, is_csv_data_line, quote_left_open, quoted_after, BOM};
 
 /// Shard `index` of `count` (1-based: `1 <= index <= count`), written `K/N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -86,31 +88,67 @@ impl ShardRange {
 pub fn range(bytes: &[u8], layout: &Layout, shard: Shard) -> ShardRange {
     let body = body_start(bytes, layout);
     let len = bytes.len() - body;
-    let cut = |i: u32| {
-        let share = (len as u128 * u128::from(i) / u128::from(shard.count.max(1))) as usize;
-        next_line_start(bytes, body + share)
-    };
-    let start = if shard.index <= 1 {
-        body
+    let share =
+        |i: u32| body + (len as u128 * u128::from(i) / u128::from(shard.count.max(1))) as usize;
+    let (start, first_record) = if shard.index <= 1 {
+        (body, 0)
     } else {
-        cut(shard.index - 1)
+        boundary(bytes, layout, body, share(shard.index - 1))
     };
     let end = if shard.index >= shard.count {
         bytes.len()
     } else {
-        cut(shard.index)
+        boundary(bytes, layout, start, share(shard.index)).0
     };
     ShardRange {
         start,
         end: end.max(start),
         first_line: memchr::memchr_iter(b'\n', &bytes[..start]).count() as u64 + 1,
-        first_record: count_records(&bytes[body..start], layout),
+        first_record,
     }
 }
 
-/// Data records in the whole of `bytes` read with `layout` (a `memchr` line scan).
+/// Where a cut aimed at byte `target` falls, walking `bytes` from `from` (a record
+/// boundary): the first line start at or after `target` that no record spans, and the data
+/// records that start in `from..` it. For lines, any line start; for CSV, a line start
+/// outside quotes as the reader reads them: a quoted field over several lines (a note) is
+/// walked over, and a row whose quote is not closed on its line is one line when the reader
+/// takes it as an unclosed quote ([`quote_left_open`]). The walk looks past `target` only
+/// while inside quotes.
+pub(crate) fn boundary(bytes: &[u8], layout: &Layout, from: usize, target: usize) -> (usize, u64) {
+    let Layout::Csv {
+        header,
+        delimiter,
+        width,
+        ..
+    } = layout
+    else {
+        let cut = next_line_start(bytes, target).max(from);
+        return (cut, count_records(&bytes[from..cut], layout));
+    };
+    let fields = width.or(header.as_ref().map(Vec::len));
+    let (mut pos, mut records, mut quoted) = (from, 0, false);
+    while pos < bytes.len() && (quoted || pos < target) {
+        let next = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i + 1);
+        let line = bytes[pos..next]
+            .strip_suffix(b"\n")
+            .unwrap_or(&bytes[pos..next]);
+        if quoted {
+            quoted = quoted_after(line, *delimiter, true);
+        } else if is_csv_data_line(line) {
+            records += 1;
+            quoted = quoted_after(line, *delimiter, false)
+                && !quote_left_open(line, &bytes[next..], *delimiter, fields);
+        }
+        pos = next;
+    }
+    (pos, records)
+}
+
+/// Data records in the whole of `bytes` read with `layout` (a `memchr` line scan, walking
+/// over quoted line breaks as `boundary` does).
 pub fn total_records(bytes: &[u8], layout: &Layout) -> u64 {
-    count_records(&bytes[body_start(bytes, layout)..], layout)
+    boundary(bytes, layout, body_start(bytes, layout), bytes.len()).1
 }
 
 /// The first byte after a BOM and, for a CSV with a header, after the header line.
@@ -201,6 +239,47 @@ mod tests {
             }
             assert_eq!(prev_end, text.len());
             assert_eq!(records, 4);
+        }
+    }
+
+    /// A cut never falls inside a quoted field over several lines, and the records before it
+    /// are counted as rows, not lines; a quote not closed on its line (followed by a row)
+    /// and a `"` inside a field are one line, as the reader reads them.
+    #[test]
+    fn csv_cuts_walk_over_quoted_line_breaks() {
+        let layout = Layout::Csv {
+            header: Some(vec!["p".into(), "s".into(), "n".into()]),
+            puzzle: 0,
+            solution: Some(1),
+            delimiter: b',',
+            width: None,
+        };
+        // Rows start at lines 2, 3, 6, 7, 8, 9 (the note on line 3 spans lines 3 to 5).
+        let text = b"p,s,n\na,b,c\nd,e,\"x\n\"\"y,\nz\"\ng,h,i\n\"j,k,l\nm,n\"o,p\nq,r,s\n";
+        let starts: Vec<usize> = [2, 3, 6, 7, 8, 9]
+            .iter()
+            .map(|&l| {
+                next_line_start(
+                    text,
+                    text.iter()
+                        .enumerate()
+                        .filter(|(_, &b)| b == b'\n')
+                        .nth(l - 2)
+                        .unwrap()
+                        .0
+                        + 1,
+                )
+            })
+            .collect();
+        assert_eq!(total_records(text, &layout), 6);
+        for target in 6..text.len() {
+            let (cut, records) = boundary(text, &layout, 6, target);
+            let want = starts
+                .iter()
+                .position(|&s| s >= target)
+                .map_or(text.len(), |i| starts[i]);
+            assert_eq!(cut, want, "target {target}");
+            assert_eq!(records, starts.iter().filter(|&&s| s < cut).count() as u64);
         }
     }
 

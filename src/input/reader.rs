@@ -12,7 +12,9 @@ use std::sync::Arc;
 use super::chunk::{CsvColumns, LineParser, RawChunk, Row};
 use super::jsonl::JsonColumns;
 use super::layout::Layout;
-use super::record::{count_newlines, data_line, is_csv_data_line, split_fields, MAX_LINE};
+use super::record::{
+    count_newlines, data_line, is_csv_data_line, quote_left_open, split_fields, MAX_LINE,
+};
 use crate::grid::ParseError;
 
 /// Where a reader stands, for either layout.
@@ -340,14 +342,7 @@ impl CsvCursor {
         let rest = &block[row_start..];
         let next = row_start + memchr::memchr(b'\n', rest)? + 1;
         let first = &block[row_start..next - 1];
-        let delimiters = |line: &[u8]| memchr::memchr_iter(self.delimiter, line).count();
-        let needed = self
-            .expected_fields
-            .map_or_else(|| delimiters(first), |n| n.saturating_sub(1));
-        let next_row = block[next..]
-            .split(|&b| b == b'\n')
-            .find(|l| is_csv_data_line(l))?;
-        if delimiters(next_row) < needed {
+        if !quote_left_open(first, &block[next..], self.delimiter, self.expected_fields) {
             return None;
         }
         let column = rec

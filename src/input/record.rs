@@ -136,6 +136,45 @@ pub(crate) fn split_fields(line: &[u8], delimiter: u8, rec: &mut csv::ByteRecord
     rec.push_field(&line[start..]);
 }
 
+/// Whether a CSV row whose first physical line `first` (without its `\n`) leaves a quote
+/// open is read as an **unclosed quote** (a one-line invalid record, the next line starting
+/// the next record) rather than a quoted field over several lines: true when the next data
+/// line in `after` (the bytes after `first`'s `\n`) reads as a row of this file, with as
+/// many delimiters as a row of `fields` fields has (as `first` has when the width is not
+/// known yet); in a one-column file any data line does. False when no data line follows.
+/// The one rule of the CSV reader and the shard cuts ([`super::range`]).
+pub(crate) fn quote_left_open(
+    first: &[u8],
+    after: &[u8],
+    delimiter: u8,
+    fields: Option<usize>,
+) -> bool {
+    let delimiters = |line: &[u8]| memchr::memchr_iter(delimiter, line).count();
+    let needed = fields.map_or_else(|| delimiters(first), |n| n.saturating_sub(1));
+    after
+        .split(|&b| b == b'\n')
+        .find(|l| is_csv_data_line(l))
+        .is_some_and(|next_row| delimiters(next_row) >= needed)
+}
+
+/// Whether a CSV field is still inside quotes after the physical line `line` (without its
+/// `\n`), read as the `csv` crate reads it with its default quoting: `quoted` tells whether
+/// the line starts inside a quoted field. A `"` opens a quoted field only at the start of a
+/// field (line start or after `delimiter`); inside one, `""` is a quote and a lone `"` closes
+/// it; any other `"` is text.
+pub(crate) fn quoted_after(line: &[u8], delimiter: u8, mut quoted: bool) -> bool {
+    let mut closed_at = None;
+    for i in memchr::memchr_iter(b'"', line) {
+        if quoted {
+            quoted = false;
+            closed_at = Some(i);
+        } else if i == 0 || line[i - 1] == delimiter || closed_at == Some(i - 1) {
+            quoted = true;
+        }
+    }
+    quoted
+}
+
 /// `e`, or `e` wrapped in [`ParseError::SpansLines`] when the record holds newlines: a bad
 /// record over several lines is most likely an unclosed quote that ate the lines after it.
 pub(crate) fn spanning_lines(e: ParseError, rec: &csv::ByteRecord) -> ParseError {
