@@ -138,6 +138,47 @@ fn compressed_copies_give_the_plain_files_outputs() {
     }
 }
 
+/// Trial 8: UTF-16 text without a byte-order mark (`iconv -t UTF-16LE`) was read as bytes,
+/// every record `invalid character '\0'` and one more invented from the last NUL. Copies in
+/// UTF-16 LE and BE, with a BOM or without, give the plain file's outputs and fingerprint,
+/// as a mapped file, through standard input and gzip-compressed.
+#[test]
+fn utf16_copies_with_or_without_a_bom_give_the_plain_files_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    for sample in [SAMPLE, SAMPLE_CSV] {
+        let text = fs::read_to_string(sample).unwrap();
+        let cut: String = text.split_inclusive('\n').take(40).collect();
+        let plain_path = dir.path().join(Path::new(sample).file_name().unwrap());
+        fs::write(&plain_path, &cut).unwrap();
+        let (out, stats, report) = solve(&plain_path, &[], false);
+        assert_eq!(stats.len(), if sample == SAMPLE { 40 } else { 39 });
+        let sha = &report["inputs"][0]["content_sha256"];
+        assert_eq!(sha.as_str().map(str::len), Some(64), "{report}");
+        let units: Vec<u16> = cut.encode_utf16().collect();
+        let le: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+        let be: Vec<u8> = units.iter().flat_map(|u| u.to_be_bytes()).collect();
+        let copies = [
+            ("le", le.clone()),
+            ("be", be.clone()),
+            ("le-bom", [&[0xFF, 0xFE][..], &le].concat()),
+            ("be-bom", [&[0xFE, 0xFF][..], &be].concat()),
+        ];
+        for (name, bytes) in copies {
+            let path = dir.path().join(format!("in.{name}"));
+            fs::write(&path, &bytes).unwrap();
+            let gz = dir.path().join(format!("in.{name}.gz"));
+            fs::write(&gz, gzip(&bytes)).unwrap();
+            for (path, stdin) in [(&path, false), (&path, true), (&gz, false)] {
+                let what = format!("{sample} as {} stdin={stdin}", path.display());
+                let (o, s, r) = solve(path, &[], stdin);
+                assert_eq!(o, out, "{what}: solutions");
+                assert_eq!(s, stats, "{what}: stats");
+                assert_eq!(&r["inputs"][0]["content_sha256"], sha, "{what}");
+            }
+        }
+    }
+}
+
 /// Compressed copies, in every codec, of datasets from `../shared/data` give the plain
 /// file's outputs byte for byte: the plain file mapped, read with `--no-mmap` and through
 /// standard input, and each copy as a file and through standard input (issue 10). Two

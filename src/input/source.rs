@@ -10,7 +10,9 @@
 //!
 //! **Text encodings**: UTF-8 and ASCII are read as they are (a UTF-8 byte-order mark is left
 //! for the readers to skip). UTF-16 with a byte-order mark (`FF FE` or `FE FF`, Excel's
-//! "Unicode Text") is transcoded to UTF-8 as it is read ([`Utf16Reader`]).
+//! "Unicode Text"), or without one when its first characters are ASCII (a NUL every other
+//! byte: `iconv -t UTF-16LE`, PowerShell's `Out-File -Encoding Unicode` of old), is
+//! transcoded to UTF-8 as it is read ([`Utf16Reader`]).
 
 use std::fs::File;
 use std::io::{self, BufReader, Read};
@@ -230,7 +232,7 @@ pub fn open(path: &str, mmap: bool) -> Result<Opened, InputError> {
     let mut file = File::open(path).map_err(io_err)?;
     if meta.is_file() {
         let head = head(&mut file, 8).map_err(io_err)?;
-        let plain = Codec::sniff(&head) == Codec::Plain && !is_utf16(&head);
+        let plain = Codec::sniff(&head) == Codec::Plain && utf16(&head).is_none();
         if mmap && plain && meta.len() > 0 {
             // SAFETY: we only read the map. A file that another process rewrites under us
             // gives wrong records, and the dataset's change check (stamp.rs) refuses the
@@ -288,9 +290,34 @@ fn refuse_npz(head: &[u8]) -> io::Result<()> {
     ))
 }
 
-/// Whether `head` starts with a UTF-16 byte-order mark.
-fn is_utf16(head: &[u8]) -> bool {
-    head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF])
+/// Bytes at the start of the (decoded) input looked at to tell UTF-16 text: no more than
+/// the magic numbers take, so a terminal on standard input is not kept waiting for more.
+const TEXT_HEAD: usize = 8;
+
+/// The UTF-16 flavour of the text that starts with `head` (its first [`TEXT_HEAD`] bytes, or
+/// all of a shorter input), to decode it with; `None` for any other text.
+///
+/// A byte-order mark (`FF FE`, `FE FF`) is UTF-16 whatever follows; the decoder reads the
+/// order from it and drops it. Without one, text whose first characters (two at least, four
+/// when the input has them) are ASCII with a NUL every other byte is UTF-16 too: NUL after
+/// each character little-endian, before it big-endian. UTF-8 and ASCII text holds no NUL
+/// there, so a text file is never taken for UTF-16.
+fn utf16(head: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    if head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]) {
+        return Some(encoding_rs::UTF_16LE);
+    }
+    let units = head.chunks_exact(2);
+    if units.len() < 2 {
+        return None;
+    }
+    let ascii = |b: u8| (1..0x80).contains(&b);
+    if units.clone().all(|u| ascii(u[0]) && u[1] == 0) {
+        Some(encoding_rs::UTF_16LE)
+    } else if units.clone().all(|u| u[0] == 0 && ascii(u[1])) {
+        Some(encoding_rs::UTF_16BE)
+    } else {
+        None
+    }
 }
 
 /// `raw` as a stream of decoded bytes: decompressed on a thread of its own when its first
@@ -314,13 +341,12 @@ fn stream(
         Codec::Plain => raw,
         _ => Box::new(spawn_decoder(codec, raw)?),
     };
-    let bom = head(&mut decoded, 2)?;
-    let utf16 = is_utf16(&bom);
-    let decoded: Box<dyn Read + Send> = Box::new(io::Cursor::new(bom).chain(decoded));
-    let reader: Box<dyn Read + Send> = if utf16 {
-        Box::new(Utf16Reader::new(decoded))
-    } else {
-        decoded
+    let text = head(&mut decoded, TEXT_HEAD)?;
+    let encoding = utf16(&text);
+    let decoded: Box<dyn Read + Send> = Box::new(io::Cursor::new(text).chain(decoded));
+    let reader: Box<dyn Read + Send> = match encoding {
+        Some(encoding) => Box::new(Utf16Reader::new(decoded, encoding)),
+        None => decoded,
     };
     Ok(Opened {
         source: Source::Stream(Stream {
@@ -330,7 +356,7 @@ fn stream(
         }),
         codec,
         len,
-        utf16,
+        utf16: encoding.is_some(),
     })
 }
 
@@ -454,7 +480,7 @@ fn pump<R: Read>(mut r: R, tx: &SyncSender<io::Result<Vec<u8>>>) -> io::Result<(
     }
 }
 
-/// Transcodes UTF-16 text (with its byte-order mark) to UTF-8 as it is read.
+/// Transcodes UTF-16 text to UTF-8 as it is read.
 pub struct Utf16Reader<R> {
     inner: R,
     decoder: encoding_rs::Decoder,
@@ -465,12 +491,13 @@ pub struct Utf16Reader<R> {
 }
 
 impl<R: Read> Utf16Reader<R> {
-    /// A reader of the UTF-8 text of `inner`, whose byte-order mark names the UTF-16 flavour.
-    pub fn new(inner: R) -> Utf16Reader<R> {
+    /// A reader of the UTF-8 text of `inner`, UTF-16 text in `encoding`
+    /// ([`encoding_rs::UTF_16LE`] or [`encoding_rs::UTF_16BE`]). A byte-order mark at its
+    /// start wins over `encoding` and is removed.
+    pub fn new(inner: R, encoding: &'static encoding_rs::Encoding) -> Utf16Reader<R> {
         Utf16Reader {
             inner,
-            // BOM sniffing: the BOM picks little- or big-endian and is removed.
-            decoder: encoding_rs::UTF_16LE.new_decoder(),
+            decoder: encoding.new_decoder(),
             input: Vec::new(),
             output: Vec::new(),
             pos: 0,
@@ -502,5 +529,61 @@ impl<R: Read> Read for Utf16Reader<R> {
         buf[..n].copy_from_slice(&self.output[self.pos..self.pos + n]);
         self.pos += n;
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_is_told_by_its_bom_or_by_a_nul_every_other_byte() {
+        let name = |head: &[u8]| utf16(head).map(encoding_rs::Encoding::name);
+        assert_eq!(name(b"\xFF\xFE"), Some("UTF-16LE"));
+        assert_eq!(
+            name(b"\xFE\xFF1\x00"),
+            Some("UTF-16LE"),
+            "the BOM picks the order"
+        );
+        assert_eq!(name(b"p\0u\0z\0z\0"), Some("UTF-16LE"));
+        assert_eq!(name(b"\0p\0u\0z\0z"), Some("UTF-16BE"));
+        assert_eq!(name(b"1\0\n\0"), Some("UTF-16LE"), "one short line");
+        // Text, one character, a NUL out of step, and binary are not UTF-16.
+        for head in [
+            &b"puzzle,s"[..],
+            b"\xC3\xA9t\xC3\xA9",
+            b"1\0",
+            b"p\0u\0zz",
+            b"\0\0\0\0",
+            b"\x93NUMPY\x01\0",
+        ] {
+            assert_eq!(name(head), None, "{head:?}");
+        }
+    }
+
+    #[test]
+    fn utf16_without_a_bom_is_decoded_in_its_order() {
+        let text = "quizzes,solutions\n";
+        let units: Vec<u16> = text.encode_utf16().collect();
+        for (bytes, encoding) in [
+            (
+                units
+                    .iter()
+                    .flat_map(|u| u.to_le_bytes())
+                    .collect::<Vec<u8>>(),
+                encoding_rs::UTF_16LE,
+            ),
+            (
+                units.iter().flat_map(|u| u.to_be_bytes()).collect(),
+                encoding_rs::UTF_16BE,
+            ),
+        ] {
+            assert_eq!(utf16(&bytes[..TEXT_HEAD]), Some(encoding));
+            let mut out = String::new();
+            Utf16Reader::new(&bytes[..], encoding)
+                .read_to_string(&mut out)
+                .unwrap();
+            assert_eq!(out, text);
+        }
     }
 }
