@@ -68,10 +68,11 @@ pub fn run_bench(cfg: &BenchConfig) -> Result<BenchReport> {
         report.inputs.push(info);
     }
     report.provenance.finish();
+    crate::export::write_all(exports, &report)?;
+    // After the exports, so a run that fails says only why.
     for caveat in caveats(&report) {
         eprintln!("sudoku-batch bench: warning: {caveat}");
     }
-    crate::export::write_all(exports, &report)?;
     Ok(report)
 }
 
