@@ -62,7 +62,7 @@ pub enum ParseError {
         text: String,
     },
     /// The CSV row has a different number of fields than the header.
-    #[error("{found} fields, expected {expected}")]
+    #[error("{found} field{}, expected {expected}", if *found == 1 { "" } else { "s" })]
     FieldCount {
         /// Fields in this row.
         found: usize,
