@@ -320,6 +320,55 @@ pub fn set_speedups(rows: &mut [BenchRow]) {
     }
 }
 
+/// Timed work, seconds, below which a row's rate is mostly clock and scheduler noise.
+pub const TRUSTED_TIMED_S: f64 = 0.010;
+
+/// A row of a single pass shorter than this, seconds, is not trusted either: one pass has no
+/// repeat to average a disturbance (a preemption, a frequency change) over.
+pub const TRUSTED_PASS_S: f64 = 0.100;
+
+/// The caveats of a finished benchmark, one line each, for stderr (the numbers stay as
+/// measured): a row whose timed work is too small to trust (less than [`TRUSTED_TIMED_S`]
+/// timed, or a single pass shorter than [`TRUSTED_PASS_S`]), a row whose efficiency is above 1 (more than linear
+/// scaling: timing noise, such as a baseline slowed by other work), and a load average at
+/// the start above the cores (other work competed for them). Rows without puzzles have no
+/// caveat: their rates are 0 by definition.
+pub fn caveats(report: &BenchReport) -> Vec<String> {
+    let mut out = Vec::new();
+    let p = &report.provenance;
+    if let Some(load) = p.load_average_start.filter(|l| l.one_min > p.cores as f64) {
+        out.push(format!(
+            "the load average at the start was {:.2}, above the {}: other work competed for \
+             them, so rates are low and speed-ups unreliable",
+            load.one_min,
+            crate::summary::count(p.cores as u64, "core", "cores")
+        ));
+    }
+    let min_time = report.settings.min_time_s;
+    for r in report.results.iter().filter(|r| r.puzzles > 0) {
+        let row = format!(
+            "{}: {}",
+            r.input,
+            crate::summary::count(r.threads as u64, "thread", "threads")
+        );
+        if r.wall_s < TRUSTED_TIMED_S || (r.passes <= 1 && r.wall_s < TRUSTED_PASS_S) {
+            out.push(format!(
+                "{row}: {} timed in {:.1} ms: too little to trust; give a larger --min-time \
+                 (now {min_time} s)",
+                crate::summary::count(r.passes, "pass", "passes"),
+                r.wall_s * 1e3
+            ));
+        }
+        if let Some(e) = r.efficiency.filter(|&e| e > 1.0) {
+            out.push(format!(
+                "{row}: efficiency {e:.2} is above 1 (more than linear speed-up): timing \
+                 noise, not scaling; give a larger --min-time (now {min_time} s)"
+            ));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,6 +394,61 @@ mod tests {
             baseline_threads: 0,
             oversubscribed: false,
         }
+    }
+
+    /// Trial 8: a 1-thread row of one pass under load gave speed-up 54.23 and efficiency
+    /// 13.56 with no word of doubt.
+    #[test]
+    fn caveats_name_small_timings_superlinear_rows_and_a_busy_machine() {
+        let mut slow = row(1, 2907.0);
+        (slow.puzzles, slow.passes, slow.wall_s) = (11, 1, 0.00378);
+        let mut fast = row(4, 157_648.0);
+        (fast.puzzles, fast.passes, fast.wall_s) = (11, 300, 0.021);
+        let mut tiny = row(2, 1e6);
+        (tiny.puzzles, tiny.passes, tiny.wall_s) = (11, 5, 0.005);
+        let mut once = row(3, 5000.0);
+        (once.puzzles, once.passes, once.wall_s) = (250, 1, 0.05);
+        let mut results = vec![slow, fast, tiny, once];
+        set_speedups(&mut results);
+        let mut provenance = Provenance::current();
+        provenance.cores = 2;
+        provenance.load_average_start = provenance::LoadAverage::parse("3.50 1.0 1.0");
+        let settings = Settings {
+            mode: "unique",
+            solution_limit: 2,
+            warmup_passes: 1,
+            min_time_s: 0.0,
+            seed: None,
+            shard: None,
+            timed: "",
+        };
+        let mut report = BenchReport {
+            provenance,
+            settings,
+            inputs: Vec::new(),
+            results,
+        };
+        let got = caveats(&report);
+        assert_eq!(got.len(), 6, "{got:#?}");
+        assert!(got[0].starts_with("the load average at the start was 3.50, above the 2 cores"));
+        assert!(got[1].starts_with("x: 1 thread: 1 pass timed in 3.8 ms: too little"));
+        assert!(got[2].starts_with("x: 4 threads: efficiency 13.56 is above 1"));
+        assert!(got[3].starts_with("x: 2 threads: 5 passes timed in 5.0 ms: too little"));
+        assert!(got[4].starts_with("x: 2 threads: efficiency 172.00 is above 1"));
+        assert!(got[5].starts_with("x: 3 threads: 1 pass timed in 50.0 ms: too little"));
+        // A quiet machine and rows timed long enough, scaling below linear: no caveat.
+        report.provenance.load_average_start = provenance::LoadAverage::parse("1.50 1 1");
+        // One pass of half a second is long enough.
+        let quiet = [(1, 100.0), (3, 380.0), (3, 150.0), (3, 200.0)];
+        for (r, (passes, pps)) in report.results.iter_mut().zip(quiet) {
+            (r.passes, r.wall_s, r.puzzles_per_s) = (passes, 0.5, pps);
+        }
+        set_speedups(&mut report.results);
+        assert_eq!(caveats(&report), Vec::<String>::new());
+        // A row without puzzles has nothing to doubt.
+        report.results[0].puzzles = 0;
+        report.results[0].passes = 0;
+        assert_eq!(caveats(&report), Vec::<String>::new());
     }
 
     #[test]

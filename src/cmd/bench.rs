@@ -10,7 +10,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::bench::{
-    measure, set_speedups, BenchConfig, BenchInput, BenchReport, Provenance, Settings,
+    caveats, measure, set_speedups, BenchConfig, BenchInput, BenchReport, Provenance, Settings,
 };
 use crate::engine::{self, Output, Sink, Work};
 use crate::grid::Grid;
@@ -68,6 +68,9 @@ pub fn run_bench(cfg: &BenchConfig) -> Result<BenchReport> {
         report.inputs.push(info);
     }
     report.provenance.finish();
+    for caveat in caveats(&report) {
+        eprintln!("sudoku-batch bench: warning: {caveat}");
+    }
     crate::export::write_all(exports, &report)?;
     Ok(report)
 }
