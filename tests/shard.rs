@@ -709,6 +709,32 @@ fn shards_of_a_csv_with_unclosed_quotes_make_the_whole_run() {
     assert_eq!(stream.stdout, whole.out, "a stream reads it as a map does");
 }
 
+/// Trial 8: a report whose latency histogram was cut short was refused with Rust debug text
+/// (`IoError(Error { kind: UnexpectedEof, .. })`); the reason is now words.
+#[test]
+fn a_damaged_latency_histogram_is_refused_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = solve(dir.path(), Path::new(SAMPLE), Some("1/2"), "a").report;
+    let b = solve(dir.path(), Path::new(SAMPLE), Some("2/2"), "b").report;
+    let mut damaged = json(&b);
+    let hist = damaged["tally"]["hist_v2_base64"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Whole base64 groups, so what is left decodes: the histogram itself is short.
+    damaged["tally"]["hist_v2_base64"] = hist[..hist.len() / 8 * 4].into();
+    fs::write(&b, damaged.to_string()).unwrap();
+    let err = refusal(merge(&dir.path().join("m.json"), &[a, b.clone()]));
+    assert_eq!(
+        err,
+        format!(
+            "sudoku-batch: error: {}: not a sudoku-batch solve --report: latency histogram: \
+             truncated or damaged (failed to fill whole buffer)\n",
+            b.display()
+        )
+    );
+}
+
 /// Trial 8: shards cut at physical line starts split a quoted note over three lines into
 /// rows of one field, and numbered the records after it wrongly. A cut now falls only
 /// outside quotes: for 3 and 13 shards, from a map and from a stream, the joined solutions

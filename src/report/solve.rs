@@ -189,7 +189,8 @@ impl Tally {
     /// Rebuilds a tally from [`Tally::summary`].
     ///
     /// # Errors
-    /// When `hist_v2_base64` is not base64 or not an HdrHistogram V2 histogram.
+    /// When `hist_v2_base64` is not base64 or not an HdrHistogram V2 histogram: a readable
+    /// reason, `latency histogram: truncated or damaged (failed to fill whole buffer)`.
     pub fn from_summary(s: &TallySummary) -> Result<Tally, String> {
         let mut t = Tally::default();
         if !s.hist_v2_base64.is_empty() {
@@ -197,10 +198,19 @@ impl Tally {
                 &base64::engine::general_purpose::STANDARD,
                 &s.hist_v2_base64,
             )
-            .map_err(|e| format!("latency histogram: {e}"))?;
+            .map_err(|e| format!("latency histogram: not base64 ({e})"))?;
             t.hist = hdrhistogram::serialization::Deserializer::new()
                 .deserialize(&mut bytes.as_slice())
-                .map_err(|e| format!("latency histogram: {e:?}"))?;
+                .map_err(|e| {
+                    use hdrhistogram::serialization::DeserializeError as E;
+                    // The crate's own words for a short read start "An i/o operation
+                    // failed": the reason worth saying is the I/O error's.
+                    let why = match &e {
+                        E::IoError(io) => io.to_string(),
+                        other => other.to_string(),
+                    };
+                    format!("latency histogram: truncated or damaged ({why})")
+                })?;
             t.hist.auto(true);
         }
         t.solved_by_search = s.searched;
