@@ -39,13 +39,15 @@ pub enum ParseError {
         hint: &'static str,
     },
     /// A character that is neither a digit nor a blank symbol.
-    #[error("{}: invalid character {ch:?} (character {column})", cell_name(column - 1))]
+    #[error("{}: invalid character {ch:?} (character {column}){hint}", cell_name(column - 1))]
     BadChar {
         /// 1-based character column within the field (1..=81: only the first 81 characters
         /// are looked at).
         column: usize,
         /// The offending character (U+FFFD where the bytes are not UTF-8).
         ch: char,
+        /// Extra explanation, e.g. a CSV header read as a row; may be empty.
+        hint: &'static str,
     },
     /// A blank where a full grid (a solution) was expected.
     #[error("{}: blank {ch:?}, expected a digit 1-9", cell_name(column - 1))]
@@ -62,7 +64,7 @@ pub enum ParseError {
         text: String,
     },
     /// The CSV row has a different number of fields than the header.
-    #[error("{found} fields, expected {expected}")]
+    #[error("{found} field{}, expected {expected}", if *found == 1 { "" } else { "s" })]
     FieldCount {
         /// Fields in this row.
         found: usize,
@@ -209,7 +211,11 @@ fn diagnose(field: &[u8]) -> ParseError {
         .take(CELLS)
         .find(|&(_, ch)| !(ch.is_ascii() && is_cell_byte(ch as u8)))
     {
-        return ParseError::BadChar { column: i + 1, ch };
+        return ParseError::BadChar {
+            column: i + 1,
+            ch,
+            hint: "",
+        };
     }
     let hint = if (70..CELLS).contains(&found) && text.bytes().all(|b| b.is_ascii_digit()) {
         LEADING_ZEROS_HINT
@@ -571,7 +577,11 @@ mod tests {
         let bad = P.replacen("5", "a", 1);
         assert_eq!(
             parse_cells(bad.as_bytes()).unwrap_err(),
-            ParseError::BadChar { column: 2, ch: 'a' }
+            ParseError::BadChar {
+                column: 2,
+                ch: 'a',
+                hint: ""
+            }
         );
         for c in ["-", "x", "*"] {
             let alias = P.replace('.', c);
@@ -579,7 +589,8 @@ mod tests {
                 parse_cells(alias.as_bytes()).unwrap_err(),
                 ParseError::BadChar {
                     column: 1,
-                    ch: c.chars().next().unwrap()
+                    ch: c.chars().next().unwrap(),
+                    hint: ""
                 }
             );
         }
@@ -594,7 +605,8 @@ mod tests {
             parse_cells(wide.as_bytes()).unwrap_err(),
             ParseError::BadChar {
                 column: 2,
-                ch: '\u{FF15}'
+                ch: '\u{FF15}',
+                hint: ""
             }
         );
         let e = parse_cells(&[0xff; 81]).unwrap_err();
@@ -602,7 +614,8 @@ mod tests {
             e,
             ParseError::BadChar {
                 column: 1,
-                ch: '\u{FFFD}'
+                ch: '\u{FFFD}',
+                hint: ""
             }
         );
     }

@@ -207,3 +207,41 @@ fn a_pipe_separated_csv_is_sniffed_and_a_lines_file_with_pipes_stays_lines() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(fs::read_to_string(&out).unwrap(), format!("{S}\n{S}\n"));
 }
+
+/// Trial 8: `--delimiter ';'` on a comma file read its header as one field, and the error
+/// only asked for a puzzle column; it now names the delimiter the field holds, and that one
+/// reads the file. A header that holds no other delimiter keeps the old hint.
+#[test]
+fn a_wrong_delimiter_names_the_one_the_header_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    for (sep, said, flag) in [
+        (",", "','", "','"),
+        ("\t", "tab", "tab"),
+        ("|", "'|'", "'|'"),
+    ] {
+        let f = dir.path().join("c.csv");
+        fs::write(&f, format!("puzzle{sep}solution\n{P}{sep}{S}\n")).unwrap();
+        let path = f.to_str().unwrap();
+        let (code, err) = run(&["verify", "--delimiter", ";", path]);
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        let want = format!(
+            "{path}: no puzzle column in header [\"puzzle{}solution\"]: expected one of \
+             [\"quizzes\", \"puzzle\", \"question\", \"puzzles\", \"quiz\"]; it is one field \
+             holding {said}: is that the delimiter? give --delimiter {flag}",
+            sep.escape_debug()
+        );
+        assert!(err.trim_end().ends_with(&want), "{err}");
+        let flag = flag.trim_matches('\'');
+        let (code, err) = run(&["verify", "--delimiter", flag, path]);
+        assert_eq!(code, 0, "{sep:?}: {err}");
+    }
+    let f = dir.path().join("g.csv");
+    fs::write(&f, format!("grid\n{P}\n")).unwrap();
+    let (code, err) = run(&["verify", "--delimiter", ";", f.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("choose one with --puzzle-column NAME"),
+        "{err}"
+    );
+}

@@ -152,7 +152,7 @@ fn hostile_csv_rows_are_invalid_records_and_the_rest_go_on() {
     let p0 = P.replace('.', "0");
     let rows = [
         (format!("{p0},{S}"), "solved", ""),
-        (p0.clone(), "invalid", "1 fields, expected 2"),
+        (p0.clone(), "invalid", "1 field, expected 2"),
         (format!("{p0},{S},extra"), "invalid", "3 fields, expected 2"),
         (format!("\"{p0}\",\"{S}\""), "solved", ""),
         (

@@ -510,3 +510,46 @@ fn a_csv_header_with_bare_crs_is_refused_by_every_command() {
     assert_eq!(rep["verdicts"]["ok"], 1, "{err}");
     assert_eq!(rep["verdicts"]["duplicate"], 1, "{err}");
 }
+
+/// Trial 8: `--no-header` on a CSV whose first line is a header made that line a
+/// `puzzle-malformed` row with only `invalid character 'p'`; it now asks whether it is a
+/// header. Only the first row gets the hint (a header repeated further down is no reason to
+/// drop `--no-header`), mapped or streamed.
+#[test]
+fn no_header_on_a_header_says_it_may_be_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        dir.path(),
+        "bad.csv",
+        &format!(
+            "Puzzle,solution\n{P},{S}\npuzzle,solution\nx{},{S}\n",
+            &P[1..]
+        ),
+    );
+    let name = f.to_str().unwrap();
+    for flags in [&["--no-header"][..], &["--no-header", "--no-mmap"]] {
+        let (code, rep, err) = verify(&f, flags);
+        assert_eq!(code, 1, "{err}");
+        assert_eq!(rep["verdicts"]["ok"], 1, "{err}");
+        assert_eq!(rep["verdicts"]["puzzle-malformed"], 3, "{err}");
+        let said = |line: u64, why: &str| {
+            format!("{name}:{line}: puzzle-malformed: puzzle: r1c1: invalid character {why} (character 1)")
+        };
+        let lines: Vec<&str> = err
+            .lines()
+            .filter(|l| l.contains(": puzzle-malformed: "))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                format!(
+                    "sudoku-batch: {} (a header? drop --no-header)",
+                    said(1, "'P'")
+                ),
+                format!("sudoku-batch: {}", said(3, "'p'")),
+                format!("sudoku-batch: {}", said(4, "'x'")),
+            ],
+            "{flags:?}"
+        );
+    }
+}

@@ -286,6 +286,45 @@ fn a_cut_compressed_input_is_called_corrupt_or_truncated() {
     }
 }
 
+/// Trial 8: bytes appended after a whole gzip member (junk, zero padding) were called
+/// `corrupt or truncated gzip data (unexpected end of file)`; they are named as trailing
+/// bytes now, still exit 2 with nothing written, while a cut member, or a second member
+/// cut, is still corrupt or truncated.
+#[test]
+fn bytes_after_a_whole_gzip_member_are_called_trailing() {
+    let dir = tempfile::tempdir().unwrap();
+    let gz = gzip(&fs::read(SAMPLE).unwrap());
+    let cut_second = [&gz[..], &gz[..gz.len() / 2]].concat();
+    for (name, bytes, why) in [
+        (
+            "junk.gz",
+            [&gz[..], b"junk"].concat(),
+            "trailing bytes after the gzip data",
+        ),
+        (
+            "zeros.gz",
+            [&gz[..], &[0; 20]].concat(),
+            "trailing bytes after the gzip data",
+        ),
+        ("cut2.gz", cut_second, "corrupt or truncated gzip data ("),
+    ] {
+        let path = dir.path().join(name);
+        fs::write(&path, bytes).unwrap();
+        let out = dir.path().join("out.txt");
+        let a = bin()
+            .args(["solve", "-q", "-o"])
+            .arg(&out)
+            .arg(&path)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&a.stderr);
+        assert_eq!(a.status.code(), Some(2), "{name}: {err}");
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(err.contains(name) && err.contains(why), "{name}: {err}");
+        assert!(!out.exists(), "{name}: an output was committed");
+    }
+}
+
 #[test]
 fn a_corrupt_stream_or_a_shard_of_a_pipe_is_one_line_exit_2() {
     let dir = tempfile::tempdir().unwrap();

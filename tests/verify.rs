@@ -144,11 +144,12 @@ fn contradiction(p: &str, g: &str) -> String {
     let clues = (0..81).filter(|&i| at(p, i) != 0).count();
     let f = bad[0];
     format!(
-        "{}: clue {}, solution {}; {} of {clues} clues differ",
+        "{}: clue {}, solution {}; {} of {clues} clues {}",
         cell(f),
         at(p, f),
         at(g, f),
-        bad.len()
+        bad.len(),
+        if bad.len() == 1 { "differs" } else { "differ" }
     )
 }
 

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use super::jsonl::{JsonColumns, Parsed};
 use super::record::{line_fields, spanning_lines, split_fields, MAX_LINE};
-use super::RawRecord;
+use super::{RawRecord, PUZZLE_NAMES};
 use crate::grid::{parse_cells, parse_solution, Grid, ParseError};
 
 /// Records taken from an input in one [`super::Dataset::take`], in input order: parsed
@@ -61,6 +61,8 @@ struct UnparsedRow {
     /// (`fields` are empty), or an unclosed quote that swallowed rows (`fields` are its
     /// first line's).
     error: Option<ParseError>,
+    /// The first row of an input read without a header ([`CsvColumns::parse`]).
+    first: bool,
 }
 
 /// A CSV row as the take found it.
@@ -125,7 +127,7 @@ impl RawChunk {
                 });
                 let (puzzle, solution) = match r.error {
                     Some(e) => (Err(e), None),
-                    None => columns.parse(&fields, r.expected),
+                    None => columns.parse(&fields, r.expected, r.first),
                 };
                 self.records.push(RawRecord {
                     record: r.record,
@@ -183,7 +185,8 @@ impl RawChunk {
     }
 
     /// Takes CSV row `row` (1-based line `line`, record `record`; `expected` fields a row
-    /// should have). `columns` splits and parses it later.
+    /// should have; `first`: the first row of an input without a header). `columns` splits
+    /// and parses it later.
     pub(crate) fn push_row(
         &mut self,
         columns: &Arc<CsvColumns>,
@@ -191,6 +194,7 @@ impl RawChunk {
         line: u64,
         row: Row,
         expected: usize,
+        first: bool,
     ) {
         if self.columns.is_none() {
             self.columns = Some(Arc::clone(columns));
@@ -209,6 +213,7 @@ impl RawChunk {
             end: self.text.len(),
             expected,
             error,
+            first,
         });
     }
 
@@ -245,11 +250,15 @@ pub(crate) struct CsvColumns {
 
 impl CsvColumns {
     /// The puzzle and stored solution of a row of `fields`, which should have `expected`
-    /// fields (else the row is invalid: a ragged row's fields cannot be trusted).
+    /// fields (else the row is invalid: a ragged row's fields cannot be trusted). `first`:
+    /// the row is the first of an input read without a header, so a puzzle field that is a
+    /// puzzle column's name ([`PUZZLE_NAMES`]) is a header read as a row: the sniffer takes
+    /// such a first row for the header unless `--no-header` says there is none (trial 8).
     fn parse(
         &self,
         fields: &csv::ByteRecord,
         expected: usize,
+        first: bool,
     ) -> (Result<Grid, ParseError>, Option<Result<Grid, ParseError>>) {
         if fields.len() != expected {
             let e = ParseError::FieldCount {
@@ -264,7 +273,17 @@ impl CsvColumns {
                 .map(<[u8]>::trim_ascii)
                 .ok_or(ParseError::MissingField { column: i + 1 })
         };
-        let puzzle = field(self.puzzle).and_then(parse_cells);
+        let mut puzzle = field(self.puzzle).and_then(parse_cells);
+        if let (true, Ok(name), Err(ParseError::BadChar { hint, .. })) =
+            (first, field(self.puzzle), &mut puzzle)
+        {
+            if PUZZLE_NAMES
+                .iter()
+                .any(|n| name.eq_ignore_ascii_case(n.as_bytes()))
+            {
+                *hint = " (a header? drop --no-header)";
+            }
+        }
         // An empty (or blank) solution field is "no stored solution", as a JSON `null` is:
         // the tool's own CSV outputs write "none" that way (trial 6).
         let solution = self

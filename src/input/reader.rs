@@ -66,6 +66,7 @@ impl Cursor {
                 }),
                 expected_fields: width.or(header.as_ref().map(Vec::len)),
                 header: header.clone(),
+                first: header.is_none() && record == 0,
             }),
         }
     }
@@ -134,6 +135,7 @@ impl Cursor {
             Cursor::Csv(c) => {
                 c.line += lines;
                 c.record += records;
+                c.first &= records == 0;
             }
         }
     }
@@ -200,6 +202,9 @@ pub(crate) struct CsvCursor {
     /// The header's column names, to name a field in a message.
     header: Option<Vec<String>>,
     delimiter: u8,
+    /// The next row is the first of an input without a header (see
+    /// [`RawChunk::push_row`]).
+    first: bool,
 }
 
 impl CsvCursor {
@@ -235,7 +240,8 @@ impl CsvCursor {
                     *self.expected_fields.get_or_insert_with(fields),
                 )
             };
-            out.push_row(&self.columns, self.record, at, row, expected);
+            let first = std::mem::take(&mut self.first);
+            out.push_row(&self.columns, self.record, at, row, expected, first);
             self.record += 1;
         }
     }
@@ -307,6 +313,7 @@ impl CsvCursor {
                 line_at.1,
                 Row::Fields(rec, error),
                 expected,
+                std::mem::take(&mut self.first),
             );
             self.record += 1;
             rec = out.spare();

@@ -217,6 +217,27 @@ fn brief(fields: &[String]) -> String {
     format!("[{}]", shown.join(", "))
 }
 
+/// The delimiter that a header of one field holds, read with another delimiter: the one
+/// under which it names a puzzle column, else the first of [`DELIMITERS`] in it.
+fn other_delimiter(header: &[String]) -> Option<u8> {
+    let [only] = header else {
+        return None;
+    };
+    naming_delimiter(only.as_bytes()).or_else(|| {
+        DELIMITERS
+            .into_iter()
+            .find(|&d| only.as_bytes().contains(&d))
+    })
+}
+
+/// A delimiter as the value of `--delimiter`, quoted for a shell.
+fn delimiter_flag(delimiter: u8) -> String {
+    match delimiter {
+        b'\t' => "tab".to_string(),
+        d => format!("'{}'", char::from(d)),
+    }
+}
+
 /// How a delimiter is shown in messages.
 fn shown(delimiter: u8) -> String {
     match delimiter {
@@ -443,14 +464,20 @@ pub(crate) fn named_columns(
         None => pick(header, &PUZZLE_NAMES, rows, "puzzle")?.ok_or_else(|| {
             // Trial 7: a lines file made CSV by `--solution-column 2` had its first puzzle
             // taken for a header; the way out is --no-header, or no CSV option at all.
-            let hint = match opts.csv_flags().as_slice() {
-                _ if !header.iter().any(|f| starts_with_puzzle(f.as_bytes())) => {
-                    "choose one with --puzzle-column NAME".to_string()
-                }
-                [] => {
+            let flags = opts.csv_flags();
+            let puzzle_first = header.iter().any(|f| starts_with_puzzle(f.as_bytes()));
+            let hint = match (other_delimiter(header), flags.as_slice()) {
+                // Trial 8: `--delimiter ';'` on a comma file left the header one field.
+                (Some(d), _) if !puzzle_first => format!(
+                    "it is one field holding {}: is that the delimiter? give --delimiter {}",
+                    shown(d),
+                    delimiter_flag(d)
+                ),
+                _ if !puzzle_first => "choose one with --puzzle-column NAME".to_string(),
+                (_, []) => {
                     "its first line holds a puzzle, so it is no header: add --no-header".to_string()
                 }
-                flags => format!(
+                (_, flags) => format!(
                     "its first line holds a puzzle, so it is no header: add --no-header, or \
                      for a file of one puzzle per line drop {}, which makes it CSV",
                     flags.join(" and ")

@@ -15,7 +15,7 @@
 //! transcoded to UTF-8 as it is read ([`Utf16Reader`]).
 
 use std::fs::File;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -425,6 +425,7 @@ fn decode(
     decode_stream(codec, raw, tx).map_err(|e| match (codec, e.kind()) {
         (Codec::Plain | Codec::Zip, _) | (_, io::ErrorKind::Interrupted) => e,
         _ if e.raw_os_error().is_some() => e,
+        _ if e.get_ref().is_some_and(|inner| inner.is::<TrailingBytes>()) => e,
         _ => io::Error::new(
             io::ErrorKind::InvalidData,
             format!("corrupt or truncated {} data ({e})", codec.name()),
@@ -441,7 +442,7 @@ fn decode_stream(
     let raw = BufReader::with_capacity(64 * 1024, raw);
     match codec {
         Codec::Plain => pump(raw, tx),
-        Codec::Gzip => pump(flate2::bufread::MultiGzDecoder::new(raw), tx),
+        Codec::Gzip => gzip_members(raw, tx),
         Codec::Zstd => pump(zstd::stream::read::Decoder::with_buffer(raw)?, tx),
         Codec::Xz => pump(liblzma::bufread::XzDecoder::new_multi_decoder(raw), tx),
         Codec::Bzip2 => pump(bzip2::bufread::MultiBzDecoder::new(raw), tx),
@@ -465,6 +466,31 @@ fn decode_stream(
                 ));
             }
             Ok(())
+        }
+    }
+}
+
+/// Bytes after the last whole member of a gzip input that start no other member: junk or
+/// padding appended to a good file, not a cut or corrupt one (trial 8: it was called
+/// `corrupt or truncated gzip data (unexpected end of file)`).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "trailing bytes after the gzip data: its members are whole, but what follows them is no \
+     gzip member; cut it off"
+)]
+struct TrailingBytes;
+
+/// Decompresses every member of the gzip input `raw` in turn, as `MultiGzDecoder` would,
+/// and sends the bytes; a member's decoder leaves `raw` just after its trailer, so what
+/// follows is looked at: nothing (the end), a gzip magic's first byte (the next member,
+/// whose own errors say corrupt or truncated), or anything else ([`TrailingBytes`]).
+fn gzip_members<R: BufRead>(mut raw: R, tx: &SyncSender<io::Result<Vec<u8>>>) -> io::Result<()> {
+    loop {
+        pump(flate2::bufread::GzDecoder::new(&mut raw), tx)?;
+        match raw.fill_buf()? {
+            [] => return Ok(()),
+            [0x1F, ..] => continue,
+            _ => return Err(io::Error::new(io::ErrorKind::InvalidData, TrailingBytes)),
         }
     }
 }

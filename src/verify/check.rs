@@ -262,7 +262,8 @@ pub fn judge_stored(
         if let Some(u) = unique {
             let differ = (0..CELLS).filter(|&i| u.0[i] != stored.0[i]).count();
             c.push_str(&format!(
-                "; {differ} of 81 cells differ from the unique solution"
+                "; {differ} of 81 cells {} from the unique solution",
+                differ_verb(differ)
             ));
         }
         return Some((Verdict::SolutionIllegal, c));
@@ -281,10 +282,11 @@ pub fn judge_stored(
     Some((
         Verdict::SolutionWrong,
         format!(
-            "{}: solution {}, the unique solution has {}; {differ} of 81 cells differ",
+            "{}: solution {}, the unique solution has {}; {differ} of 81 cells {}",
             cell_name(first),
             stored.0[first],
-            u.0[first]
+            u.0[first],
+            differ_verb(differ)
         ),
     ))
 }
@@ -295,12 +297,22 @@ fn contradiction(puzzle: &Grid, stored: &Grid) -> String {
     let first = (0..CELLS).find(differs).expect("some given differs");
     let n = (0..CELLS).filter(differs).count();
     format!(
-        "{}: clue {}, solution {}; {n} of {} clues differ",
+        "{}: clue {}, solution {}; {n} of {} clues {}",
         cell_name(first),
         puzzle.0[first],
         stored.0[first],
-        puzzle.clues()
+        puzzle.clues(),
+        differ_verb(n)
     )
+}
+
+/// `differs` after `1 of 81 cells`, `differ` after any other count.
+fn differ_verb(n: usize) -> &'static str {
+    if n == 1 {
+        "differs"
+    } else {
+        "differ"
+    }
 }
 
 /// The 0-based cell a parse error points at, when it points at one of the 81 cells.
@@ -401,7 +413,7 @@ mod tests {
             got,
             Some((
                 Verdict::SolutionWrong,
-                "r1c1: solution 6, the unique solution has 9; 1 of 81 cells differ".to_string()
+                "r1c1: solution 6, the unique solution has 9; 1 of 81 cells differs".to_string()
             ))
         );
     }
