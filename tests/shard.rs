@@ -332,7 +332,16 @@ fn merge_refuses_overlapping_reports_and_an_output_that_is_an_input() {
         };
         let line = format!("merged 2 solve reports{shards}: {records} records -> ");
         assert!(err.starts_with(&format!("sudoku-batch: {line}")), "{err}");
-        assert_eq!(err.lines().count(), 1, "{err}");
+        // Trial 8: the second line says what the headline rate is per second of.
+        let m = json(&out);
+        let rates = format!(
+            "sudoku-batch: {:.0} puzzles/s over the slowest run's wall time, as if side by \
+             side; {:.0}/s if one after another",
+            m["puzzles_per_s"].as_f64().unwrap(),
+            m["records_per_s_wall_sum"].as_f64().unwrap()
+        );
+        assert_eq!(err.lines().nth(1), Some(rates.as_str()), "{err}");
+        assert_eq!(err.lines().count(), 2, "{err}");
     }
     let m = json(&out);
     assert_eq!(
@@ -501,8 +510,12 @@ fn merge_of_verify_reports_says_rows() {
     assert!(m["wall_ms_sum"].as_f64() > m["wall_ms"].as_f64());
     let err = String::from_utf8(done.get_output().stderr.clone()).unwrap();
     let want = format!(
-        "sudoku-batch: merged 2 verify reports (shards 1/2 to 2/2): {whole} rows -> {}\n",
-        merged.display()
+        "sudoku-batch: merged 2 verify reports (shards 1/2 to 2/2): {whole} rows -> {}\n\
+         sudoku-batch: {:.0} rows/s over the slowest run's wall time, as if side by side; \
+         {:.0}/s if one after another\n",
+        merged.display(),
+        m["rows_per_s"].as_f64().unwrap(),
+        m["records_per_s_wall_sum"].as_f64().unwrap()
     );
     assert_eq!(err, want);
 }

@@ -61,6 +61,23 @@ impl Merged {
         };
         format!("merged {reports}{span}: {records}{missing} -> {to}")
     }
+
+    /// One line for standard error: what the merged report's headline rate is per second
+    /// of ([`crate::report::Header::rate_basis`]: the slowest run's wall time, right when
+    /// the runs went side by side) and the rate had they gone one after another
+    /// (`records_per_s_wall_sum`), e.g. `5000 puzzles/s over the slowest run's wall time,
+    /// as if side by side; 1250/s if one after another`.
+    pub fn rate_line(&self) -> String {
+        let (header, rate, unit) = match self {
+            Merged::Solve(r) => (&r.header, r.counts.rates.puzzles_per_s, "puzzles"),
+            Merged::Verify(r) => (&r.header, r.counts.rows_per_s, "rows"),
+        };
+        format!(
+            "{rate:.0} {unit}/s over the slowest run's wall time, as if side by side; \
+             {:.0}/s if one after another",
+            header.records_per_s_wall_sum
+        )
+    }
 }
 
 /// One report file, parsed as far as its header says what it is.

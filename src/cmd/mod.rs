@@ -141,6 +141,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             let merged = merge::merge_files(&cfg.inputs, cfg.partial)?;
             crate::output::write_json(&cfg.output, "merged report", &merged)?;
             eprintln!("sudoku-batch: {}", merged.summary(&cfg.output));
+            eprintln!("sudoku-batch: {}", merged.rate_line());
             Ok(ExitCode::SUCCESS)
         }
     }
