@@ -54,6 +54,14 @@ fn gzip(b: &[u8]) -> Vec<u8> {
     w.finish().unwrap()
 }
 
+/// The one line of a fatal error: exit 2, one line on stderr (`what` names the case).
+fn fatal_line(o: &std::process::Output, what: &str) -> String {
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+    assert_eq!(err.lines().count(), 1, "{what}: {err}");
+    err
+}
+
 /// Solutions, stats rows without the timing column, and the report of `solve` on `input`.
 fn solve(
     input: &Path,
@@ -275,9 +283,7 @@ fn a_cut_compressed_input_is_called_corrupt_or_truncated() {
             .arg(&path)
             .output()
             .unwrap();
-        let err = String::from_utf8_lossy(&a.stderr);
-        assert_eq!(a.status.code(), Some(2), "{name}: {err}");
-        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        let err = fatal_line(&a, name);
         assert!(
             err.contains(&format!("cut.{name}"))
                 && err.contains(&format!("corrupt or truncated {name} data (")),
@@ -317,9 +323,7 @@ fn bytes_after_a_whole_gzip_member_are_called_trailing() {
             .arg(&path)
             .output()
             .unwrap();
-        let err = String::from_utf8_lossy(&a.stderr);
-        assert_eq!(a.status.code(), Some(2), "{name}: {err}");
-        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        let err = fatal_line(&a, name);
         assert!(err.contains(name) && err.contains(why), "{name}: {err}");
         assert!(!out.exists(), "{name}: an output was committed");
     }
@@ -339,9 +343,7 @@ fn a_corrupt_stream_or_a_shard_of_a_pipe_is_one_line_exit_2() {
         .arg(&out)
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&a.stderr);
-    assert_eq!(a.status.code(), Some(2), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = fatal_line(&a, "cut.gz");
     assert!(err.contains("cut.gz"), "{err}");
     assert!(!out.exists(), "no output is committed");
     let a = bin()
