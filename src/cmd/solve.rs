@@ -193,7 +193,10 @@ impl Sink for Collector {
                 self.invalid_kinds.add(res.error.as_ref());
                 self.invalid_seen += 1;
                 if self.notes.len() < MAX_NOTES {
-                    let e = res.error.as_ref().map(|e| describe_puzzle(e, &self.layout));
+                    let e = res
+                        .error
+                        .as_ref()
+                        .map(|e| describe_puzzle(e, &self.layout).to_string());
                     let (path, line) = (&self.path, res.line);
                     self.notes
                         .push(format!("{path}:{line}: {}", e.unwrap_or_default()));

@@ -271,15 +271,12 @@ fn write_record(
                 Skip::Multiple => counts.multiple += 1,
                 Skip::WrongSolution(_) => counts.wrong_solution += 1,
             }
+            let why = SkipReason { skip, layout };
             if a.pairs.is_empty() {
-                notes.add(path, a.line, describe(skip, layout));
+                notes.add(path, a.line, why);
             } else {
                 counts.kept += 1;
-                notes.add(
-                    path,
-                    a.line,
-                    format!("{}: kept without a solution", describe(skip, layout)),
-                );
+                notes.add(path, a.line, format_args!("{why}: kept without a solution"));
             }
         }
     }
@@ -297,13 +294,21 @@ fn write_record(
     Ok(())
 }
 
-/// Why a record of an input in `layout` was skipped.
-fn describe(skip: &Skip, layout: &Layout) -> String {
-    match skip {
-        Skip::Invalid(e) => check::describe_puzzle(e, layout),
-        Skip::Unsolvable => "unsolvable: no solution".to_string(),
-        Skip::Multiple => "multiple: more than one solution".to_string(),
-        Skip::WrongSolution(why) => why.clone(),
+/// Why a record of an input in `layout` was skipped, worded when displayed (only the
+/// first few skipped records are named).
+struct SkipReason<'a> {
+    skip: &'a Skip,
+    layout: &'a Layout,
+}
+
+impl std::fmt::Display for SkipReason<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.skip {
+            Skip::Invalid(e) => check::describe_puzzle(e, self.layout).fmt(f),
+            Skip::Unsolvable => f.write_str("unsolvable: no solution"),
+            Skip::Multiple => f.write_str("multiple: more than one solution"),
+            Skip::WrongSolution(why) => f.write_str(why),
+        }
     }
 }
 

@@ -352,11 +352,27 @@ pub fn describe(e: &ParseError, field: &str) -> String {
 /// Why a record of an input in `layout` is not a puzzle, as every command words it:
 /// [`describe`] with the puzzle column's name for a CSV, JSON Lines or Parquet input
 /// (`question: 80 characters, expected 81`), the error alone for a lines input, whose one
-/// field needs no name (`r5c5: invalid character 'x' (character 41)`).
-pub fn describe_puzzle(e: &ParseError, layout: &Layout) -> String {
-    match layout {
-        Layout::Lines { .. } => e.to_string(),
-        Layout::Csv { .. } | Layout::Columns { .. } => describe(e, &FieldNames::of(layout).puzzle),
+/// field needs no name (`r5c5: invalid character 'x' (character 41)`). Worded only when
+/// displayed: the commands name their first few invalid records and count the rest, which
+/// then cost no text.
+pub fn describe_puzzle<'a>(e: &'a ParseError, layout: &'a Layout) -> PuzzleReason<'a> {
+    PuzzleReason { error: e, layout }
+}
+
+/// [`describe_puzzle`]'s reason, worded when displayed.
+pub struct PuzzleReason<'a> {
+    error: &'a ParseError,
+    layout: &'a Layout,
+}
+
+impl std::fmt::Display for PuzzleReason<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.layout {
+            Layout::Lines { .. } => self.error.fmt(f),
+            Layout::Csv { .. } | Layout::Columns { .. } => {
+                f.write_str(&describe(self.error, &FieldNames::of(self.layout).puzzle))
+            }
+        }
     }
 }
 
