@@ -256,20 +256,12 @@ mod tests {
         };
         // Rows start at lines 2, 3, 6, 7, 8, 9 (the note on line 3 spans lines 3 to 5).
         let text = b"p,s,n\na,b,c\nd,e,\"x\n\"\"y,\nz\"\ng,h,i\n\"j,k,l\nm,n\"o,p\nq,r,s\n";
+        let line_starts: Vec<usize> = std::iter::once(0)
+            .chain(memchr::memchr_iter(b'\n', text).map(|i| i + 1))
+            .collect();
         let starts: Vec<usize> = [2, 3, 6, 7, 8, 9]
             .iter()
-            .map(|&l| {
-                next_line_start(
-                    text,
-                    text.iter()
-                        .enumerate()
-                        .filter(|(_, &b)| b == b'\n')
-                        .nth(l - 2)
-                        .unwrap()
-                        .0
-                        + 1,
-                )
-            })
+            .map(|&l| line_starts[l - 1])
             .collect();
         assert_eq!(total_records(text, &layout), 6);
         for target in 6..text.len() {

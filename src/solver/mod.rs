@@ -1,8 +1,9 @@
 //! The fast solver: band-oriented bitboard propagation (box/line interactions and singles,
 //! and, once the puzzle has made `HARD_AFTER_GUESSES` guesses, stack logic; see `state.rs`),
 //! then depth-first guesses on a two-candidate cell (when there are few, or once the puzzle
-//! has made `HARD_AFTER_GUESSES` guesses, the one with the most unfixed peers), counting solutions up to a limit. Candidates are tried in ascending
-//! digit order; the last one of a cell is placed in the parent state without a copy.
+//! has made `HARD_AFTER_GUESSES` guesses, the one with the most unfixed peers), counting
+//! solutions up to a limit. Candidates are tried in ascending digit order; the last one of
+//! a cell is placed in the parent state without a copy.
 //!
 //! Everything lives on the stack: a `state::State` is `Copy` and each guess works on a
 //! copy, so solving allocates nothing on the heap and is safe to run on any rayon worker.

@@ -232,9 +232,10 @@ impl State {
 
     /// Propagates to a fixpoint (with the stack logic too when `stacks`; the search passes
     /// it once a puzzle has made a few guesses). Returns `None` when the grid is solved, else
-    /// a cell to branch on: a two-candidate cell when there is one ([`State::busiest_pair_dispatch`] when there are
-    /// at most `max_pairs`, else [`first_pair`]; the search passes [`BUSIEST_MAX_PAIRS`]
-    /// until a puzzle has made a few guesses, then `u32::MAX`), else see [`State::fewest`].
+    /// a cell to branch on: a two-candidate cell when there is one
+    /// ([`State::busiest_pair_dispatch`] when there are at most `max_pairs`, else
+    /// [`first_pair`]; the search passes [`BUSIEST_MAX_PAIRS`] until a puzzle has made a few
+    /// guesses, then `u32::MAX`), else see [`State::fewest`].
     ///
     /// Changed boards are found as a mask built four boards at a time ([`State::changed`])
     /// and walked bit by bit. (Until issue 14's seventh round, the search after a guess
@@ -579,6 +580,15 @@ mod tests {
         p != q && (p / 9 == q / 9 || p % 9 == q % 9 || same_box)
     }
 
+    /// xorshift64: the next state of `x`, a tiny deterministic generator so that the random
+    /// tests below reproduce.
+    fn xorshift(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
     /// The SSE2 mask of changed boards agrees with the plain loop, board by board: each
     /// of the 27 boards changed alone, and random pairs of states.
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -591,13 +601,11 @@ mod tests {
             assert_eq!(changed_sse2(&cand, &prev), 1 << i, "board {i}");
             assert_eq!(changed_scalar(&cand, &prev), 1 << i, "board {i}");
         }
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..1000 {
             let (mut cand, mut prev) = ([0u32; BOARDS], [0u32; BOARDS]);
             for i in 0..27 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = xorshift(&mut state);
                 cand[i] = (x as u32) & BAND;
                 // About half the boards unchanged.
                 prev[i] = if x >> 40 & 1 == 0 {
@@ -726,12 +734,7 @@ mod tests {
     #[test]
     fn stack_logic_keeps_what_some_matching_uses() {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = || xorshift(&mut x);
         let mut changed = 0;
         for round in 0..3000 {
             let mut cand = [0u32; BOARDS];
