@@ -51,7 +51,9 @@
 //!
 //! A contradiction is the zero-sized [`Contradiction`], passed up with `?`.
 
-use super::tables::{BAND, BAND_PEERS, COLUMN0, COMPLEX, POINTING, SHRINK, SOLO};
+use super::tables::{
+    BAND, BAND_PEERS, COLUMN0, COMPLEX, FIELDS5, MINI5, POINTING, SHRINK, SOLO, SPREAD5,
+};
 
 /// The search reached a contradiction: a cell without candidates, or a digit with no place
 /// left in a row or box.
@@ -104,8 +106,18 @@ const INITIAL: [u32; BOARDS] = {
     t
 };
 
-/// For band `b`, the other two bands.
-const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [2, 0], [0, 1]];
+/// For a band bit `p` (0..27), where [`State::busiest_pair`] reads the cell's score: its
+/// row in the band in bits 6-7 and the shift of its five-bit field (`5 * column`) below.
+/// (32 entries, the last five unused, so that a `trailing_zeros` needs no bounds check.)
+const CELL_FIELD: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut p = 0;
+    while p < 27 {
+        t[p] = ((p / 9) << 6 | 5 * (p % 9)) as u8;
+        p += 1;
+    }
+    t
+};
 
 impl State {
     /// A state with the givens of `puzzle` placed (`[u8; 81]`, 0 = empty), not yet propagated.
@@ -329,45 +341,54 @@ impl State {
 
     /// Of the two-candidate cells (`pairs[b]`: those of band `b`), the one with the most
     /// unfixed peers: its row and box (in its band) and its column (in the other two
-    /// bands). A guess there settles the most constrained cell and reaches the most
-    /// others, so the propagation after it goes furthest (issue 14).
-    /// (Inlined into [`State::busiest_pair_hw`] and the portable call alike.)
+    /// bands); the first in cell order among equals. A guess there settles the most
+    /// constrained cell and reaches the most others, so the propagation after it goes
+    /// furthest (issue 14). (Inlined into [`State::busiest_pair_hw`] and the portable call
+    /// alike.)
+    ///
+    /// Every cell's score is counted at once, row by row, as nine five-bit fields of a
+    /// `u64` (field `c`: column `c`; [`SPREAD5`], [`MINI5`]): the row's unfixed cells, plus
+    /// its box's, less its minirow's (counted twice), plus its column's in the other two
+    /// bands, at most 21. Each pair is then one shift and mask, where counting its peers
+    /// took about 35 instructions (issue 14, ninth round).
     #[inline(always)]
     fn busiest_pair(&self, pairs: [u32; 3]) -> Option<Cell> {
-        // Per band, the unfixed cells of each column as a two-bit count (bit `c` of
-        // `ones[b]` and of `twos[b]`): a full adder over the band's three rows.
-        let mut ones = [0u32; 3];
-        let mut twos = [0u32; 3];
+        // `rows[b][r]`: the score of every cell of row `r` of band `b` (the fourth is
+        // padding); `columns[b]` and `boxes[b]`: the band's unfixed cells per column and
+        // per box, in fields.
+        let mut rows = [[0u64; 4]; 3];
+        let mut columns = [0u64; 3];
+        let mut boxes = [0u64; 3];
         for b in 0..3 {
             let u = self.unsolved[b];
-            let (x, y, z) = (u & 0x1FF, (u >> 9) & 0x1FF, u >> 18);
-            ones[b] = x ^ y ^ z;
-            twos[b] = (x & y) | (z & (x | y));
+            for r in 0..3 {
+                let row = ((u >> (9 * r)) & 0x1FF) as usize;
+                let mini = MINI5[row];
+                columns[b] += SPREAD5[row];
+                boxes[b] += mini;
+                // Never negative: a row has at least as many unfixed cells as a minirow.
+                rows[b][r] = u64::from(row.count_ones()) * FIELDS5 - mini;
+            }
         }
-        // Per band, the same count over the other two bands' cells of each column (0..=6)
-        // as three bit planes, each copied to the band's three rows, so that a cell's
-        // count is read at its own bit `p`.
-        let mut planes = [[0u32; 3]; 3];
-        for (b, plane) in planes.iter_mut().enumerate() {
-            let [o1, o2] = OTHER_BANDS[b];
-            let (s0, c1) = (ones[o1] ^ ones[o2], ones[o1] & ones[o2]);
-            let t = twos[o1] ^ twos[o2];
-            let (s1, s2) = (t ^ c1, (twos[o1] & twos[o2]) | (t & c1));
-            *plane = [s0, s1, s2].map(|x| x * COLUMN0);
+        let all = columns[0] + columns[1] + columns[2];
+        for b in 0..3 {
+            let add = boxes[b] + all - columns[b];
+            for row in &mut rows[b][..3] {
+                *row += add;
+            }
         }
         // The best cell as one key, `score << 8 | (255 - 32 * band - bit)`, so that `max`
         // (a conditional move, not a branch) keeps the first cell of the highest score.
         let mut best = 0u32;
-        // All pairs in one word (band `b` at bits `32 b..`): one loop, one exit to predict.
-        let mut m = u128::from(pairs[0]) | u128::from(pairs[1]) << 32 | u128::from(pairs[2]) << 64;
-        while m != 0 {
-            let at = m.trailing_zeros();
-            m &= m - 1;
-            let (b, p) = ((at >> 5) as usize, at & 31);
-            let [s0, s1, s2] = planes[b];
-            let column = (s0 >> p & 1) | (s1 >> p & 1) << 1 | (s2 >> p & 1) << 2;
-            let score = (self.unsolved[b] & BAND_PEERS[p as usize]).count_ones() + column;
-            best = best.max(score << 8 | (255 - at));
+        for (b, (&band_pairs, band_rows)) in pairs.iter().zip(&rows).enumerate() {
+            let mut m = band_pairs;
+            while m != 0 {
+                let p = m.trailing_zeros();
+                m &= m - 1;
+                let field = CELL_FIELD[p as usize & 31];
+                let score = (band_rows[usize::from(field >> 6)] >> (field & 63)) as u32 & 31;
+                best = best.max(score << 8 | (255 - (32 * b as u32 + p)));
+            }
         }
         if best >> 8 == 0 {
             return None;
@@ -534,10 +555,10 @@ fn changed_sse2(cand: &[u32; BOARDS], prev: &[u32; BOARDS]) -> u32 {
 }
 
 /// Up to this many two-candidate cells in the grid, [`State::propagate`] branches on the
-/// busiest ([`State::busiest_pair`]); above it, on [`first_pair`]. Scoring costs about 35
-/// instructions per cell, and with many pairs the cheap choice does about as well:
-/// with no limit, serg_benchmark ran 15% slower; with 12, 4-6%
-/// slower; with 8, as fast as before (BENCHMARKS.md, issue 14). The search passes it as
+/// busiest ([`State::busiest_pair`]); above it, on [`first_pair`]. With many pairs the
+/// cheap choice does about as well: when scoring cost about 35 instructions per cell, with
+/// no limit serg_benchmark ran 15% slower; with 12, 4-6% slower; with 8, as fast as before
+/// (BENCHMARKS.md, issue 14; scoring now costs about 110 instructions a call and 16 a cell). The search passes it as
 /// `max_pairs` only until a puzzle has made a few guesses (`HARD_AFTER_GUESSES` in
 /// `solver/mod.rs`); after that every pair is scored.
 pub(crate) const BUSIEST_MAX_PAIRS: u32 = 8;
@@ -622,7 +643,7 @@ mod tests {
 
     /// Walks down the first candidate of every branch and checks each branch cell against
     /// a plain count over the 81 cells: a two-candidate cell when there is one, and with at
-    /// most `max_pairs` of them, one with the most unfixed peers. Run with the search's two
+    /// most `max_pairs` of them, the first with the most unfixed peers. Run with the search's two
     /// limits: [`BUSIEST_MAX_PAIRS`] and every pair (`u32::MAX`).
     #[test]
     fn branches_on_the_pair_cell_with_most_unfixed_peers() {
@@ -687,7 +708,8 @@ mod tests {
                 if !pairs.is_empty() && pairs.len() <= max_pairs as usize {
                     let score = |q: usize| (0..81).filter(|&r| peers(q, r) && unfixed(r)).count();
                     let best = pairs.iter().map(|&q| score(q)).max().unwrap();
-                    assert_eq!(score(p), best, "{line}: {p} among {pairs:?}");
+                    let first = pairs.iter().find(|&&q| score(q) == best).unwrap();
+                    assert_eq!(p, *first, "{line}: {p} among {pairs:?}");
                     scored += 1;
                     many += usize::from(pairs.len() > BUSIEST_MAX_PAIRS as usize);
                 }

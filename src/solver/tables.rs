@@ -124,6 +124,51 @@ pub(crate) const BAND_PEERS: [u32; 27] = {
     t
 };
 
+/// Nine five-bit fields in a `u64`, each 1: field `c` is bits `5c..5c + 5`. Multiplying a
+/// count by it copies the count into every field.
+pub(crate) const FIELDS5: u64 = {
+    let mut t = 0u64;
+    let mut c = 0;
+    while c < 9 {
+        t |= 1 << (5 * c);
+        c += 1;
+    }
+    t
+};
+
+/// For a nine-bit row, its bits as five-bit fields: field `c` (bits `5c..5c + 5`) is bit `c`
+/// of the row, 0 or 1. Summing such words counts per column, up to 31.
+pub(crate) const SPREAD5: [u64; 512] = {
+    let mut t = [0u64; 512];
+    let mut row = 0;
+    while row < 512 {
+        let mut c = 0;
+        while c < 9 {
+            t[row] |= ((row as u64 >> c) & 1) << (5 * c);
+            c += 1;
+        }
+        row += 1;
+    }
+    t
+};
+
+/// For a nine-bit row, field `c` (bits `5c..5c + 5`) holds how many bits the row has in the
+/// minirow (box) of column `c`, 0 to 3.
+pub(crate) const MINI5: [u64; 512] = {
+    let mut t = [0u64; 512];
+    let mut row = 0;
+    while row < 512 {
+        let mut c = 0;
+        while c < 9 {
+            let n = ((row as u32 >> (3 * (c / 3))) & 7).count_ones() as u64;
+            t[row] |= n << (5 * c);
+            c += 1;
+        }
+        row += 1;
+    }
+    t
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
