@@ -169,6 +169,22 @@ pub(crate) const MINI5: [u64; 512] = {
     t
 };
 
+/// For a byte, its eight bits as eight bytes: byte `j` of the `u64` (little-endian) is bit
+/// `j` of the index, 0 or 1.
+pub(crate) const SPREAD8: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut j = 0;
+        while j < 8 {
+            t[x] |= ((x as u64 >> j) & 1) << (8 * j);
+            j += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
