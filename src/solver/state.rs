@@ -138,11 +138,7 @@ impl State {
         // `placed[9 * b + d]`: the givens of digit `d + 1` in band `b`.
         let mut placed = [0u32; 27];
         for (b, cells) in puzzle.chunks_exact(27).enumerate() {
-            // Branch-free: which cells of the band hold a given.
-            let mut filled = 0u32;
-            for (p, &d) in cells.iter().enumerate() {
-                filled |= u32::from(d != 0) << p;
-            }
+            let filled = given_cells(cells);
             s.unsolved[b] = BAND & !filled;
             let mut m = filled;
             while m != 0 {
@@ -155,14 +151,21 @@ impl State {
                 }
                 s.cand[i] &= !BAND_PEERS[p];
                 placed[i] |= bit;
-                let column = !(COLUMN0 << (p % 9));
+                let column = !COLUMN_OF[p];
                 let [o1, o2, _] = OTHER[i].map(usize::from);
                 s.cand[o1] &= column;
                 s.cand[o2] &= column;
             }
         }
-        for (i, (c, &g)) in s.cand.iter_mut().zip(&placed).enumerate() {
-            *c = (*c & s.unsolved[i / 9]) | g;
+        for ((cands, givens), &unsolved) in s
+            .cand
+            .chunks_exact_mut(9)
+            .zip(placed.chunks_exact(9))
+            .zip(&s.unsolved)
+        {
+            for (c, &g) in cands.iter_mut().zip(givens) {
+                *c = (*c & unsolved) | g;
+            }
         }
         Ok(s)
     }
@@ -461,6 +464,33 @@ impl State {
         }
         g
     }
+}
+
+/// For a band bit `p` (0..27), the three cells of its column in the band.
+const COLUMN_OF: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut p = 0;
+    while p < 27 {
+        t[p] = COLUMN0 << (p % 9);
+        p += 1;
+    }
+    t
+};
+
+/// The cells of a band (`cells`: its 27 bytes, `0..=9`, 0 = empty) that hold a given, as a
+/// 27-bit mask: eight cells at a time, without a branch per cell. Adding `0x7F` to a byte
+/// sets its top bit exactly when it is not 0 (the byte is at most 9, so nothing carries into
+/// the next), and one multiplication gathers the eight top bits into the top byte.
+#[inline(always)]
+fn given_cells(cells: &[u8]) -> u32 {
+    let mut filled = 0u32;
+    for (k, chunk) in cells.chunks(8).enumerate() {
+        let mut bytes = [0u8; 8];
+        bytes[..chunk.len()].copy_from_slice(chunk);
+        let tops = (u64::from_le_bytes(bytes) + 0x7F7F_7F7F_7F7F_7F7F) & 0x8080_8080_8080_8080;
+        filled |= ((tops.wrapping_mul(0x0002_0408_1020_4081) >> 56) as u32) << (8 * k);
+    }
+    filled
 }
 
 /// Rotates each stack's three column bits of a nine-bit column mask by one: bit `c` of
@@ -810,6 +840,27 @@ mod tests {
         assert_eq!(cand[9], BAND & !(COLUMN0 << 1 | COLUMN0 << 2));
         cand[9] = before[9];
         assert_eq!(cand, before);
+    }
+
+    /// [`given_cells`] agrees with a test of each byte, on random bands with 0 to 27 givens.
+    #[test]
+    fn given_cells_marks_the_nonzero_bytes() {
+        let mut x = 0x5DEE_CE66_D1CE_4E5Bu64;
+        for round in 0..2000 {
+            let mut cells = [0u8; 27];
+            for c in &mut cells {
+                let r = xorshift(&mut x);
+                *c = if r % 28 < round % 28 {
+                    (r >> 8) as u8 % 9 + 1
+                } else {
+                    0
+                };
+            }
+            let want = (0..27).fold(0u32, |m, p| m | u32::from(cells[p] != 0) << p);
+            assert_eq!(given_cells(&cells), want, "{cells:?}");
+        }
+        assert_eq!(given_cells(&[9; 27]), BAND);
+        assert_eq!(given_cells(&[0; 27]), 0);
     }
 
     /// A grid of 81 givens comes back from [`State::to_digits`] as it went in: random
