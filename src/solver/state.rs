@@ -113,7 +113,7 @@ const CELL_FIELD: [u8; 32] = {
     let mut t = [0u8; 32];
     let mut p = 0;
     while p < 27 {
-        t[p] = ((p / 9) << 6 | 5 * (p % 9)) as u8;
+        t[p] = (((p / 9) << 6) | (5 * (p % 9))) as u8;
         p += 1;
     }
     t
@@ -362,15 +362,15 @@ impl State {
         let mut rows = [[0u64; 4]; 3];
         let mut columns = [0u64; 3];
         let mut boxes = [0u64; 3];
-        for b in 0..3 {
+        for (b, band_rows) in rows.iter_mut().enumerate() {
             let u = self.unsolved[b];
-            for r in 0..3 {
+            for (r, score) in band_rows[..3].iter_mut().enumerate() {
                 let row = ((u >> (9 * r)) & 0x1FF) as usize;
                 let mini = MINI5[row];
                 columns[b] += SPREAD5[row];
                 boxes[b] += mini;
                 // Never negative: a row has at least as many unfixed cells as a minirow.
-                rows[b][r] = u64::from(row.count_ones()) * FIELDS5 - mini;
+                *score = u64::from(row.count_ones()) * FIELDS5 - mini;
             }
         }
         let all = columns[0] + columns[1] + columns[2];
