@@ -258,6 +258,35 @@ fn lines_files_store_a_solution_only_in_an_81_cell_field() {
 
 /// Trial 7: an empty shard of a file with a solution column said "no stored solutions";
 /// it read no rows, and says so.
+/// Trial 9, finding 2: a JSON Lines number is kept as written, not through `f64`: a
+/// solution stored as an 81-digit number is compared digit by digit, and the other columns
+/// come out of `solve` as they stand in the file.
+#[test]
+fn jsonl_numbers_keep_every_digit() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = swapped();
+    let text = format!(
+        "{{\"id\":12345678901234567890123,\"puzzle\":\"{P}\",\"solution\":{S},\
+         \"a\":1.50,\"b\":1e3,\"c\":-0}}\n{{\"id\":2,\"puzzle\":\"{P}\",\"solution\":{bad}}}\n"
+    );
+    let f = write(dir.path(), "n.jsonl", &text);
+    let (code, rep, err) = verify(&f, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(rep["verdicts"]["ok"], 1, "{err}");
+    assert_eq!(rep["stored_solutions_wrong"], 1, "{err}");
+    assert!(err.contains("n.jsonl:2: solution-illegal"), "{err}");
+    assert!(!err.contains("scientific"), "{err}");
+    let (code, out, err) = run(&["solve", "-q"], &[&f]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows[0], "id,puzzle,solution,a,b,c,solution_2,status");
+    assert_eq!(
+        rows[1],
+        format!("12345678901234567890123,{P},{S},1.50,1e3,-0,{S},solved")
+    );
+    assert_eq!(rows[2], format!("2,{P},{bad},,,,{S},solved"));
+}
+
 #[test]
 fn an_empty_shard_says_it_checked_nothing() {
     let dir = tempfile::tempdir().unwrap();

@@ -8,16 +8,18 @@
 //! as a CSV header's ([`super::sniff::named_columns`]: `--puzzle-column`,
 //! `--solution-column`, or the usual names).
 //!
-//! A value becomes a field as text: a string as it is, a number or `true`/`false` as JSON
-//! writes it, an array of whole numbers 0-9 as their digits (so `[0,0,3,...]` is a grid), a
-//! missing key or `null` as an empty field, anything else as its JSON text. A line that is
+//! A value becomes a field as text: a string as it is, a number or `true`/`false` as written
+//! in the line (every digit of `12345678901234567890123`, `1.50` not `1.5`), an array of
+//! whole numbers 0-9 as their digits (so `[0,0,3,...]` is a grid), a missing key or `null`
+//! as an empty field, anything else as its JSON text in the line. A line that is
 //! not a JSON object, or whose puzzle is missing or `null`, is one invalid record; a missing
 //! or `null` solution means the record carries none.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::layout::{ColumnFormat, Layout, LayoutOptions};
 use super::sniff::{data_lines, named_columns};
@@ -26,20 +28,28 @@ use crate::grid::{parse_cells, parse_solution, Grid, ParseError};
 /// Data lines looked at to settle a column by content.
 const SAMPLE_LINES: usize = 20;
 
-/// The members of one JSON object, in the order they stand in the text.
-struct Members(Vec<(String, Value)>);
+/// The members of one JSON object, in the order they stand in the text, each value as its
+/// JSON text in the line.
+///
+/// Values are kept as written ([`RawValue`]) rather than parsed into `serde_json::Value`,
+/// whose numbers are `u64`, `i64` or `f64`: an 81-digit solution stored as a JSON number
+/// would lose its digits (`6.795182435437297e+80`), and `1.50` would come out as `1.5`
+/// (trial 9, finding 2). serde_json's `arbitrary_precision` feature also keeps a number's
+/// text, but it changes numbers for every serde_json user in the build, and breaks reading
+/// numbers inside `#[serde(flatten)]` structs, which our reports are.
+struct Members<'a>(Vec<(String, &'a RawValue)>);
 
-impl<'de> Deserialize<'de> for Members {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Members, D::Error> {
+impl<'de> Deserialize<'de> for Members<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Members<'de>, D::Error> {
         struct InOrder;
         impl<'de> Visitor<'de> for InOrder {
-            type Value = Members;
+            type Value = Members<'de>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a JSON object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members<'de>, A::Error> {
                 let mut members = Vec::with_capacity(map.size_hint().unwrap_or(4));
-                while let Some(member) = map.next_entry::<String, Value>()? {
+                while let Some(member) = map.next_entry::<String, &'de RawValue>()? {
                     members.push(member);
                 }
                 Ok(Members(members))
@@ -49,35 +59,66 @@ impl<'de> Deserialize<'de> for Members {
     }
 }
 
-impl Members {
-    /// The value of `key`, if the object has it.
-    fn get(&self, key: &str) -> Option<&Value> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+impl<'a> Members<'a> {
+    /// The JSON text of `key`'s value, if the object has it.
+    fn get(&self, key: &str) -> Option<&'a str> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.get().trim_ascii())
     }
 }
 
-/// Appends the text of `v` (see the module documentation) to `out`.
-fn push_text(v: &Value, out: &mut Vec<u8>) {
-    match v {
-        Value::Null => {}
-        Value::String(s) => out.extend_from_slice(s.as_bytes()),
-        Value::Bool(_) | Value::Number(_) => out.extend_from_slice(v.to_string().as_bytes()),
-        Value::Array(a) if a.iter().all(|x| x.as_u64().is_some_and(|d| d <= 9)) => {
-            out.extend(a.iter().map(|x| b'0' + x.as_u64().unwrap_or(0) as u8));
-        }
-        other => out.extend_from_slice(other.to_string().as_bytes()),
+/// Whether the JSON text `v` is `null`.
+fn is_null(v: &str) -> bool {
+    v == "null"
+}
+
+/// The elements of the JSON text `v`, as their texts, if `v` is an array.
+fn array_elements(v: &str) -> Option<Vec<&str>> {
+    if !v.starts_with('[') {
+        return None;
     }
+    let elements: Vec<&RawValue> = serde_json::from_str(v).ok()?;
+    Some(elements.iter().map(|x| x.get().trim_ascii()).collect())
+}
+
+/// The cell a JSON array element stands for: a whole number 0-9 written as one digit.
+fn digit_of(x: &str) -> Option<u8> {
+    match x.as_bytes() {
+        &[d @ b'0'..=b'9'] => Some(d),
+        _ => None,
+    }
+}
+
+/// Appends the text of the JSON text `v` (see the module documentation) to `out`: a
+/// string unescaped, a number, `true`, `false`, an object or any other array as written.
+fn push_text(v: &str, out: &mut Vec<u8>) {
+    if is_null(v) {
+        return;
+    }
+    if v.starts_with('"') {
+        // A JSON string's text is valid JSON, so this only fails on a bug in serde_json.
+        if let Ok(s) = serde_json::from_str::<Cow<'_, str>>(v) {
+            out.extend_from_slice(s.as_bytes());
+            return;
+        }
+    }
+    if let Some(cells) =
+        array_elements(v).and_then(|a| a.iter().map(|x| digit_of(x)).collect::<Option<Vec<u8>>>())
+    {
+        out.extend_from_slice(&cells);
+        return;
+    }
+    out.extend_from_slice(v.as_bytes());
 }
 
 /// Why `v` is not a grid array, when it is an array with an element that is not a whole
 /// number 0-9 (its text would only make the grid parser stop at the `[`): names the first
 /// such element, 0-based.
-fn not_a_digit_array(v: &Value) -> Option<String> {
-    let Value::Array(a) = v else { return None };
-    let (i, x) = a
-        .iter()
-        .enumerate()
-        .find(|(_, x)| x.as_u64().is_none_or(|d| d > 9))?;
+fn not_a_digit_array(v: &str) -> Option<String> {
+    let a = array_elements(v)?;
+    let (i, x) = a.iter().enumerate().find(|(_, x)| digit_of(x).is_none())?;
     Some(format!(
         "an array of {} values whose element {i} is {x}, not a digit 0-9",
         a.len()
@@ -85,7 +126,7 @@ fn not_a_digit_array(v: &Value) -> Option<String> {
 }
 
 /// The fields of `members` in `header` order, as text.
-fn fields_of(members: &Members, header: &[String]) -> csv::ByteRecord {
+fn fields_of(members: &Members<'_>, header: &[String]) -> csv::ByteRecord {
     let mut rec = csv::ByteRecord::new();
     let mut text = Vec::with_capacity(96);
     for name in header {
@@ -104,7 +145,7 @@ fn fields_of(members: &Members, header: &[String]) -> csv::ByteRecord {
 /// `not a JSON object: REASON (column N)`: serde_json's reason, and the 1-based column in
 /// the line where it stopped. Its own `at line 1 column N` is dropped: a record is one line,
 /// so serde's line is always 1, while messages name the file's line (trial 3).
-fn members(line: &[u8]) -> Result<Members, ParseError> {
+fn members(line: &[u8]) -> Result<Members<'_>, ParseError> {
     serde_json::from_slice(line).map_err(|e| {
         let text = e.to_string();
         let at = format!(" at line {} column {}", e.line(), e.column());
@@ -202,7 +243,7 @@ impl JsonColumns {
     pub(crate) fn parse(&self, line: &[u8]) -> Parsed {
         match members(line) {
             Ok(m) => {
-                let present = |i: usize| m.get(&self.header[i]).is_some_and(|v| !v.is_null());
+                let present = |i: usize| m.get(&self.header[i]).is_some_and(|v| !is_null(v));
                 let (mut puzzle, mut solution, fields) =
                     self.record(fields_of(&m, &self.header), present);
                 let bad_array = |i: usize| {
@@ -323,6 +364,35 @@ mod tests {
         assert_eq!(puzzle.unwrap().to_string(), P);
         let e = solution.unwrap().unwrap_err().to_string();
         assert!(e.contains("element 1 is -2, not a digit 0-9"), "{e}");
+    }
+
+    /// Trial 9, finding 2: numbers keep their text (no `f64` on the way), strings are
+    /// unescaped, other values keep their JSON text as written.
+    #[test]
+    fn values_keep_the_text_they_are_written_with() {
+        let line = format!(
+            "{{\"puzzle\": \"{P}\", \"solution\": {S}, \"big\": 12345678901234567890123, \
+             \"f\": 1.50, \"e\": 1e3, \"z\": -0, \"s\": \"a\\\"b\", \"o\": {{\"k\": [1, 2]}}, \
+             \"ten\": [1, 10]}}"
+        );
+        let (layout, cols) = columns(&line);
+        assert_eq!(layout.columns(), Some((0, Some(1))));
+        let (puzzle, solution, fields) = cols.parse(line.as_bytes());
+        assert_eq!(puzzle.unwrap().to_string(), P);
+        assert_eq!(solution.unwrap().unwrap().to_string(), S);
+        let fields: Vec<&[u8]> = fields.as_ref().unwrap().iter().collect();
+        let want: [&[u8]; 9] = [
+            P.as_bytes(),
+            S.as_bytes(),
+            b"12345678901234567890123",
+            b"1.50",
+            b"1e3",
+            b"-0",
+            b"a\"b",
+            b"{\"k\": [1, 2]}",
+            b"[1, 10]",
+        ];
+        assert_eq!(fields, want);
     }
 
     #[test]
