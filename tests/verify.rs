@@ -499,6 +499,73 @@ fn damaged_and_missing_stored_solutions_are_counted() {
     );
 }
 
+/// Trial 9: a file of `puzzle,solution` lines cut 60 bytes before its end passed `verify`
+/// (the last line's 22-digit solution read as "no solution"), and so did a middle row whose
+/// solution held 60 digits: only fields of 75 to 90 cells counted as damaged solutions. In a
+/// file whose lines carry 81-cell solutions, any field of cells after the puzzle is now one,
+/// `solution-malformed` when not 81 long; a comment or a rating still carries none, and in a
+/// file without solutions a count or a rating of digits is still no solution.
+#[test]
+fn a_cut_solution_in_a_file_of_pairs_is_malformed() {
+    let rows = sample_rows();
+    let dir = tempfile::tempdir().unwrap();
+    let p = |i: usize| rows[i].0.as_str();
+    let s = |i: usize| rows[i].1.as_str();
+    let mut text = format!(
+        "{},{}\n{},{}\n{},{} # checked by hand\n{} ED=7.1/1.2/1.2\n",
+        p(0),
+        s(0),
+        p(1),
+        &s(1)[..60],
+        p(2),
+        s(2),
+        p(3)
+    );
+    for i in 4..8 {
+        text += &format!("{},{}\n", p(i), s(i));
+    }
+    // Cut as the trial did: the line end and 59 digits of the last solution go.
+    text.truncate(text.len() - 60);
+    let pairs = dir.path().join("pairs_trunc.txt");
+    fs::write(&pairs, &text).unwrap();
+    let (got, json, err) = verify(dir.path(), &pairs, &[], 1);
+    let found: Vec<(&str, &str, &str)> = got
+        .iter()
+        .map(|r| (r[1].as_str(), r[2].as_str(), r[5].as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("2", "solution-malformed", &s(1)[..60]),
+            ("8", "solution-malformed", &s(7)[..81 - 59]),
+        ]
+    );
+    for (r, n) in got.iter().zip([60, 22]) {
+        assert!(
+            r[3].starts_with(&format!("solution: {n} characters, expected 81")),
+            "{r:?}"
+        );
+    }
+    assert_eq!(json["verdicts"]["ok"], 6);
+    assert_eq!(json["stored_solutions_compared"], 7);
+    assert_eq!(json["rows_without_solution"], 1, "line 4 carries a rating");
+    assert!(
+        err.contains("pairs_trunc.txt:8: solution-malformed"),
+        "{err}"
+    );
+
+    // Without 81-cell solutions in the file, a count or a rating of digits stays text.
+    let rated = dir.path().join("rated.txt");
+    fs::write(&rated, format!("{} 7\n{} 9.8\n{}:1\n", p(0), p(1), p(2))).unwrap();
+    let (got, json, err) = verify(dir.path(), &rated, &[], 0);
+    assert!(got.is_empty(), "{got:?}");
+    assert_eq!(json["verdicts"]["ok"], 3);
+    assert!(
+        err.contains("no stored solutions: puzzles checked only"),
+        "{err}"
+    );
+}
+
 #[test]
 fn puzzle_only_files_check_shape_conflicts_and_uniqueness() {
     let dir = tempfile::tempdir().unwrap();

@@ -268,7 +268,10 @@ pub fn run_solve(cfg: &SolveConfig) -> Result<SolveReport> {
         tally: Tally::default(),
         limit: cfg.limit,
         path: String::new(),
-        layout: Layout::Lines { field: 0 },
+        layout: Layout::Lines {
+            field: 0,
+            paired: false,
+        },
         notes: Vec::new(),
         invalid_seen: 0,
         unsynced: 0,

@@ -189,7 +189,10 @@ impl Auditor {
             notes: Vec::new(),
             paths: Vec::new(),
             input: 0,
-            layout: Layout::Lines { field: 0 },
+            layout: Layout::Lines {
+                field: 0,
+                paired: false,
+            },
             solution_sources: Vec::new(),
             solutions_read: Vec::new(),
             puzzle_column: None,

@@ -301,6 +301,8 @@ impl CsvColumns {
 pub(crate) struct LineParser {
     /// Which whitespace-separated field holds the puzzle (see [`super::Layout::Lines`]).
     pub(crate) field: usize,
+    /// The file's lines carry 81-cell solutions (see [`super::Layout::Lines`]).
+    pub(crate) paired: bool,
     /// Keep the puzzle and solution text ([`super::ReadOptions::keep_text`]).
     pub(crate) keep_text: bool,
     /// A JSON Lines input: each line is an object ([`JsonColumns::parse`]).
@@ -322,7 +324,7 @@ impl LineParser {
                 return (Ok(g), None, self.keep_text.then(|| text(spare, line, b"")));
             }
         }
-        let (puzzle, solution) = line_fields(line, self.field);
+        let (puzzle, solution) = line_fields(line, self.field, self.paired);
         let fields = self
             .keep_text
             .then(|| text(spare, puzzle.unwrap_or(b""), solution.unwrap_or(b"")));
@@ -478,13 +480,14 @@ mod tests {
         for keep_text in [false, true] {
             let parser = LineParser {
                 field: 0,
+                paired: false,
                 keep_text,
                 json: None,
             };
             for line in &lines {
                 let line = line.as_bytes();
                 assert_eq!(line.len(), 81);
-                let (puzzle, solution) = line_fields(line, 0);
+                let (puzzle, solution) = line_fields(line, 0, false);
                 let want_fields = keep_text.then(|| {
                     let mut f = csv::ByteRecord::new();
                     f.push_field(puzzle.unwrap_or(b""));

@@ -96,6 +96,11 @@ pub enum Layout {
     Lines {
         /// 0-based whitespace-separated field index of the puzzle.
         field: usize,
+        /// The first data lines carry 81-cell stored solutions
+        /// ([`super::record::lines_carry_solutions`]): then a field of cells of another
+        /// length after a puzzle is a damaged solution, however long (a truncated last
+        /// line), not text that carries none ([`super::record::line_fields`]).
+        paired: bool,
     },
     /// A CSV file.
     Csv {
@@ -174,7 +179,7 @@ impl Layout {
     /// (`column N` for a CSV without a header, 1-based), or `field N` (1-based) for lines.
     pub fn puzzle_source(&self) -> String {
         match self {
-            Layout::Lines { field } => format!("field {}", field + 1),
+            Layout::Lines { field, .. } => format!("field {}", field + 1),
             Layout::Csv { header, puzzle, .. } => column_label(header.as_deref(), *puzzle),
             Layout::Columns { header, puzzle, .. } => column_label(Some(header), *puzzle),
         }

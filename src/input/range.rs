@@ -206,7 +206,10 @@ pub(crate) fn count_records(bytes: &[u8], layout: &Layout) -> u64 {
 mod tests {
     use super::*;
 
-    const LINES: Layout = Layout::Lines { field: 0 };
+    const LINES: Layout = Layout::Lines {
+        field: 0,
+        paired: false,
+    };
 
     #[test]
     fn parses_k_of_n_and_rejects_the_rest() {

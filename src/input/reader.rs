@@ -41,9 +41,10 @@ impl Cursor {
                 record,
                 parser: Arc::new(LineParser {
                     field: match layout {
-                        Layout::Lines { field } => *field,
+                        Layout::Lines { field, .. } => *field,
                         _ => 0,
                     },
+                    paired: matches!(layout, Layout::Lines { paired: true, .. }),
                     keep_text,
                     json: JsonColumns::of(layout),
                 }),

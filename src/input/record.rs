@@ -5,9 +5,10 @@
 //!   with `#` (blanks at either end are not part of the record). Its puzzle is the first 81
 //!   characters when they are cells followed by the end or a separator, else the
 //!   whitespace-separated field the layout names; its stored solution is the first field of
-//!   81 characters after the puzzle, else the first of 75 to 90 cell characters (a damaged
-//!   one, reported as malformed; see [`line_fields`]): ratings, labels and counts are not
-//!   solutions.
+//!   81 characters after the puzzle, else a damaged one, reported as malformed (see
+//!   [`line_fields`]): in a file whose first data lines carry 81-cell solutions, the longest
+//!   field of cell characters of any other length; else the first of 75 to 90. Ratings,
+//!   labels and counts are not solutions.
 //! - A **CSV** input has one record per row the `csv` crate reads; physical lines that are
 //!   empty or start with `#` are skipped, as the crate skips them. A row with a quote its
 //!   line does not close, followed by a line that reads as a row, is a record of that one
@@ -69,58 +70,82 @@ fn is_separator(b: u8) -> bool {
 /// (separated by `,` `;` `:` tab or space) of exactly 81 characters, before any `#` comment.
 /// So a solution followed by more fields is read, tdoku's `puzzle:count:solution` too, while
 /// a rating (`ED=10.3/10.3/9.8`), a label or a count is never taken for a solution; an
-/// 81-character field with a bad cell is a solution, reported as malformed.
-fn stored_solution(rest: &[u8]) -> Option<&[u8]> {
+/// 81-character field with a bad cell is a solution, reported as malformed. Failing that, a
+/// damaged solution ([`pick_solution`]; `paired` as there).
+fn stored_solution(rest: &[u8], paired: bool) -> Option<&[u8]> {
     let fields = rest
         .split(|&b| matches!(b, b',' | b';' | b':' | b' ' | b'\t' | b'\r'))
         .take_while(|f| f.first() != Some(&b'#'));
-    pick_solution(fields)
+    pick_solution(fields, paired)
 }
 
-/// The first of `fields` of exactly 81 characters, else the first that looks like a
-/// damaged one: 75 to 90 cell characters (digits, `.`, `_`), a solution a character or a
-/// few too short or too long, to be reported as malformed rather than ignored (trial 5:
-/// an 80-digit solution on a line passed as `ok`, as if the line had none).
-fn pick_solution<'a>(fields: impl Iterator<Item = &'a [u8]>) -> Option<&'a [u8]> {
-    let mut damaged = None;
+/// The first of `fields` of exactly 81 characters, else one that looks like a damaged
+/// solution, to be reported as malformed rather than ignored (trial 5: an 80-digit solution
+/// on a line passed as `ok`, as if the line had none):
+/// - `paired` (the file's first data lines carry 81-cell solutions, [`lines_carry_solutions`]):
+///   the longest field of cell characters (digits, `.`, `_`), whatever its length, so a
+///   solution cut short, even by a truncated last line, is caught (trial 9: a file of
+///   `puzzle,solution` cut 60 bytes from its end passed `verify`), and the longest, so a
+///   count before a cut solution (`puzzle:1:4835`) is not taken for it;
+/// - else the first of 75 to 90 cell characters, a solution a character or a few too short or
+///   too long: a short field of digits there is a count or a rating (`9.8`), not a solution.
+fn pick_solution<'a>(fields: impl Iterator<Item = &'a [u8]>, paired: bool) -> Option<&'a [u8]> {
+    let mut damaged: Option<&[u8]> = None;
     for f in fields {
         if f.len() == 81 {
             return Some(f);
         }
-        if damaged.is_none()
-            && DAMAGED_SOLUTION.contains(&f.len())
-            && f.iter().all(|&b| is_cell_byte(b))
-        {
+        let candidate = if paired {
+            !f.is_empty() && damaged.is_none_or(|d| f.len() > d.len())
+        } else {
+            damaged.is_none() && DAMAGED_SOLUTION.contains(&f.len())
+        };
+        if candidate && f.iter().all(|&b| is_cell_byte(b)) {
             damaged = Some(f);
         }
     }
     damaged
 }
 
-/// Lengths of a field after the puzzle taken for a damaged solution ([`pick_solution`]).
+/// Lengths of a field after the puzzle taken for a damaged solution in a file whose first
+/// lines carry none ([`pick_solution`]).
 const DAMAGED_SOLUTION: std::ops::RangeInclusive<usize> = 75..=90;
+
+/// Whether the data lines of a lines input (`lines`, each as [`data_line`] returns it; the
+/// puzzle in field `field` as in [`super::Layout::Lines`]) carry stored solutions: whether
+/// any of them has an 81-character field after its puzzle. The sniffer asks it of a file's
+/// first data lines, and the answer holds for the whole file ([`line_fields`]' `paired`).
+pub fn lines_carry_solutions<'a>(lines: impl IntoIterator<Item = &'a [u8]>, field: usize) -> bool {
+    lines.into_iter().any(|l| {
+        line_fields(l, field, false)
+            .1
+            .is_some_and(|s| s.len() == 81)
+    })
+}
 
 /// The puzzle field and the known-solution field of one data line of a lines input, as
 /// they stand in the line (`line` as returned by [`data_line`]; `field` as in
 /// [`super::Layout::Lines`]). The puzzle is `None` when the line has no field `field`; the
-/// solution is `None` when the line carries none. The readers parse exactly these fields,
-/// so `verify` can quote them as found.
-pub fn line_fields(line: &[u8], field: usize) -> (Option<&[u8]>, Option<&[u8]>) {
+/// solution is `None` when the line carries none. `paired`: the file's lines carry 81-cell
+/// solutions ([`lines_carry_solutions`]), so any field of cells after the puzzle is one,
+/// damaged when not 81 long (see the module documentation). The readers parse exactly these
+/// fields, so `verify` can quote them as found.
+pub fn line_fields(line: &[u8], field: usize, paired: bool) -> (Option<&[u8]>, Option<&[u8]>) {
     if field == 0 {
         if starts_with_puzzle(line) {
-            return (Some(&line[..81]), stored_solution(&line[81..]));
+            return (Some(&line[..81]), stored_solution(&line[81..], paired));
         }
         let end = line
             .iter()
             .position(|&b| is_separator(b) && b != b'#')
             .unwrap_or(line.len());
-        return (Some(&line[..end]), stored_solution(&line[end..]));
+        return (Some(&line[..end]), stored_solution(&line[end..], paired));
     }
     let mut fields = line
         .split(|b| b.is_ascii_whitespace())
         .filter(|f| !f.is_empty());
     let puzzle = fields.nth(field);
-    (puzzle, pick_solution(fields))
+    (puzzle, pick_solution(fields, paired))
 }
 
 /// Replaces the fields of `rec` with those of `line`, one physical CSV line without its line

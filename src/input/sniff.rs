@@ -28,7 +28,9 @@
 //! the most common one, so one short, long or junk row is that row's error.
 
 use super::layout::{Format, Layout, LayoutOptions, PUZZLE_NAMES, SOLUTION_NAMES};
-use super::record::{data_line, is_csv_data_line, starts_with_puzzle, strip_bom};
+use super::record::{
+    data_line, is_csv_data_line, lines_carry_solutions, starts_with_puzzle, strip_bom,
+};
 use crate::grid::{is_cell_byte, parse_cells, parse_solution, BARE_CR_FIX};
 
 /// The delimiters tried when sniffing a CSV, in order of preference. `|` (trial 7: a
@@ -38,6 +40,10 @@ pub const DELIMITERS: [u8; 4] = [b',', b'\t', b';', b'|'];
 
 /// Data rows looked at to settle a column by content.
 const SAMPLE_ROWS: usize = 20;
+
+/// Data lines of a lines input looked at to find its puzzle field and whether its lines
+/// carry solutions.
+const LINE_SAMPLE: usize = 100;
 
 /// Lines of `bytes` that hold data ([`data_line`]). Yields `(1-based line number, record)`.
 pub(crate) fn data_lines(bytes: &[u8]) -> impl Iterator<Item = (u64, &[u8])> {
@@ -327,7 +333,7 @@ pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
                 return csv_layout(bytes, opts, d);
             }
             if let Some(field) = line_field(bytes) {
-                return Ok(Layout::Lines { field });
+                return Ok(lines_layout(bytes, field));
             }
             if let Some(d) = DELIMITERS.into_iter().find(|d| line.contains(d)) {
                 let fields = csv_fields(line, d);
@@ -349,9 +355,7 @@ pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
         }
     };
     if !csv {
-        return Ok(Layout::Lines {
-            field: line_field(bytes).unwrap_or(0),
-        });
+        return Ok(lines_layout(bytes, line_field(bytes).unwrap_or(0)));
     }
     let delimiter = opts
         .delimiter
@@ -585,11 +589,24 @@ fn solution_by_content(rows: &[Vec<Vec<u8>>], puzzle: usize, width: usize) -> Op
         .map(|(i, _)| i)
 }
 
+/// A lines layout with the puzzle in field `field`, `paired` when the first data lines of
+/// `bytes` carry 81-cell solutions.
+fn lines_layout(bytes: &[u8], field: usize) -> Layout {
+    let lines = data_lines(bytes).take(LINE_SAMPLE).map(|(_, l)| l);
+    Layout::Lines {
+        field,
+        paired: lines_carry_solutions(lines, field),
+    }
+}
+
 /// The whitespace-separated field that holds the puzzle, judged on the first 100 data lines:
 /// 0 when a line starts with a puzzle, else the first field of 81 cells; `None` when no line
 /// holds a puzzle either way.
 fn line_field(bytes: &[u8]) -> Option<usize> {
-    let lines: Vec<&[u8]> = data_lines(bytes).take(100).map(|(_, l)| l).collect();
+    let lines: Vec<&[u8]> = data_lines(bytes)
+        .take(LINE_SAMPLE)
+        .map(|(_, l)| l)
+        .collect();
     if lines.iter().any(|l| starts_with_puzzle(l)) {
         return Some(0);
     }
