@@ -894,3 +894,49 @@ fn reports_name_the_stored_size_and_the_content_fingerprint() {
     merge(&out, &shards).code(0);
     assert_eq!(json(&out)["records"], from_gz["records"]);
 }
+
+/// Trial 9, finding 3: `solve --first` never looks for a second solution, so neither its
+/// summary nor its report says `0 multiple`; the merge of its shards keeps `multiple` null,
+/// and so does the merge of a report that says 0 there (written before), by its limit of 1.
+#[test]
+fn first_solution_reports_do_not_count_multiple() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = fs::read_to_string(SAMPLE).unwrap();
+    let puzzle = sample.lines().find(|l| !l.starts_with('#')).unwrap();
+    // The empty grid has many solutions; --first takes one.
+    let input = dir.path().join("in.txt");
+    fs::write(&input, format!("{puzzle}\n{}\n{puzzle}\n", ".".repeat(81))).unwrap();
+    let mut reports = Vec::new();
+    for (k, shard) in ["1/2", "2/2"].into_iter().enumerate() {
+        let report = dir.path().join(format!("f{k}.json"));
+        let a = bin()
+            .args([
+                "solve", "--first", "-j", "1", "-o", "-", "--shard", shard, "--report",
+            ])
+            .arg(&report)
+            .arg(&input)
+            .assert()
+            .code(0);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        assert!(
+            err.contains("with a solution (uniqueness not checked), 0 unsolvable"),
+            "{err}"
+        );
+        assert!(!err.contains("multiple"), "{err}");
+        let j = json(&report);
+        assert_eq!(j["solution_limit"], 1);
+        assert_eq!(j["status"]["multiple"], serde_json::Value::Null, "{j}");
+        reports.push(report);
+    }
+    let out = dir.path().join("m.json");
+    merge(&out, &reports).code(0);
+    let m = json(&out);
+    assert_eq!(m["status"]["solved"], 3);
+    assert_eq!(m["status"]["multiple"], serde_json::Value::Null, "{m}");
+    // As a report written before this change said it: `"multiple": 0`.
+    let mut old = json(&reports[0]);
+    old["status"]["multiple"] = 0.into();
+    fs::write(&reports[0], old.to_string()).unwrap();
+    merge(&out, &reports).code(0);
+    assert_eq!(json(&out)["status"]["multiple"], serde_json::Value::Null);
+}

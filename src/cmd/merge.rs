@@ -158,7 +158,15 @@ pub fn merge_files(paths: &[String], partial: bool) -> Result<Merged> {
         .into());
     }
     match first.command.as_str() {
-        "solve" => Ok(Merged::Solve(Box::new(merge_as(reads, partial)?))),
+        "solve" => {
+            let mut r: SolveReport = merge_as(reads, partial)?;
+            // A report written before `multiple` was `null` in first-solution mode says 0
+            // there; its limit of 1 tells the mode, and no second solution was looked for.
+            if r.header.solution_limit == 1 {
+                r.counts.status.first_solution_only = true;
+            }
+            Ok(Merged::Solve(Box::new(r)))
+        }
         "verify" => {
             let mut r: VerifyReport = merge_as(reads, partial)?;
             // Repeats across the merged runs were never looked for (trial 5).

@@ -342,7 +342,10 @@ fn build_report(
     header.interrupted = interrupted;
     let counts = SolveCounts {
         records: col.counts.total(),
-        status: col.counts,
+        status: StatusCounts {
+            first_solution_only: cfg.limit == 1,
+            ..col.counts
+        },
         invalid_kinds: col.invalid_kinds,
         solutions_capped: col.capped,
         tally: col.tally.clone(),
@@ -376,11 +379,14 @@ fn summary_lines(r: &SolveReport) -> Vec<String> {
     let (c, rates) = (&r.counts.status, &r.counts.rates);
     let l = &rates.latency;
     let limit = r.header.solution_limit;
+    // With --first no second solution was looked for: "0 multiple" would read as checked.
+    let found = match c.first_solution_only {
+        true => format!("{} with a solution (uniqueness not checked)", c.solved),
+        false => format!("{} solved, {} multiple", c.solved, c.multiple),
+    };
     let mut lines = vec![format!(
-        "sudoku-batch: {}: {} solved, {} multiple, {} unsolvable, {} invalid{}",
+        "sudoku-batch: {}: {found}, {} unsolvable, {} invalid{}",
         r.counts.records_counted(),
-        c.solved,
-        c.multiple,
         c.unsolvable,
         c.invalid,
         if r.header.interrupted {
@@ -461,6 +467,7 @@ mod tests {
                 multiple: 1,
                 unsolvable: 1,
                 invalid: 1,
+                ..StatusCounts::default()
             },
             invalid_kinds: InvalidKinds {
                 malformed: n,
@@ -503,6 +510,46 @@ mod tests {
             "sudoku-batch: in the solver alone 50000.00 µs/puzzle (mean of 2 searched puzzles)"
         );
         assert!(lines[5].contains("µs; 20000.00 guesses/puzzle, 50.0% no guess"));
+    }
+
+    /// Trial 9, finding 3: with `--first` no second solution is looked for, so the summary
+    /// must not say `0 multiple`.
+    #[test]
+    fn first_solution_mode_does_not_claim_uniqueness() {
+        let mut tally = Tally::default();
+        (0..3).for_each(|_| tally.add(1000, 0));
+        let counts = SolveCounts {
+            records: 4,
+            status: StatusCounts {
+                solved: 3,
+                invalid: 1,
+                first_solution_only: true,
+                ..StatusCounts::default()
+            },
+            invalid_kinds: InvalidKinds {
+                malformed: 1,
+                ..InvalidKinds::default()
+            },
+            tally,
+            ..SolveCounts::default()
+        };
+        let mut header = Header::new("solve", Vec::new(), None);
+        header.solution_limit = 1;
+        let lines = summary_lines(&Report::new(header, counts.clone()));
+        assert_eq!(
+            lines[0],
+            "sudoku-batch: 4 records: 3 with a solution (uniqueness not checked), 0 unsolvable, \
+             1 invalid"
+        );
+        let mut header = Header::new("solve", Vec::new(), None);
+        header.solution_limit = 2;
+        let mut counts = counts;
+        counts.status.first_solution_only = false;
+        let lines = summary_lines(&Report::new(header, counts));
+        assert_eq!(
+            lines[0],
+            "sudoku-batch: 4 records: 3 solved, 0 multiple, 0 unsolvable, 1 invalid"
+        );
     }
 
     /// Trial 7: a file of clue conflicts said `latency p50/p99/max 0.0/0.0/0.0 µs; 0.00

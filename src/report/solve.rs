@@ -37,16 +37,60 @@ impl Status {
 }
 
 /// Records counted by status.
+///
+/// In JSON, `multiple` is `null` when `first_solution_only` is set (and a `null` reads back
+/// as that): a run that stopped at each puzzle's first solution never looked for a second,
+/// so `"multiple": 0` would read as a finding (trial 9, finding 3). Reports written before
+/// this say `0` there; their `solution_limit` of 1 tells the mode.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "StatusCountsJson", from = "StatusCountsJson")]
 pub struct StatusCounts {
-    /// Records with status `solved`.
+    /// Records with status `solved`: in first-solution mode, records with a solution whose
+    /// uniqueness was not checked.
     pub solved: u64,
-    /// Records with status `multiple`.
+    /// Records with status `multiple` (always 0 in first-solution mode).
     pub multiple: u64,
     /// Records with status `unsolvable`.
     pub unsolvable: u64,
     /// Records with status `invalid`.
     pub invalid: u64,
+    /// Counted in first-solution mode (`solve --first`, any merged run in it): uniqueness
+    /// was not checked, `multiple` counts nothing.
+    pub first_solution_only: bool,
+}
+
+/// [`StatusCounts`] as written in a report.
+#[derive(Serialize, Deserialize)]
+struct StatusCountsJson {
+    solved: u64,
+    /// `null`: not checked (first-solution mode).
+    #[serde(default)]
+    multiple: Option<u64>,
+    unsolvable: u64,
+    invalid: u64,
+}
+
+impl From<StatusCounts> for StatusCountsJson {
+    fn from(c: StatusCounts) -> StatusCountsJson {
+        StatusCountsJson {
+            solved: c.solved,
+            multiple: (!c.first_solution_only).then_some(c.multiple),
+            unsolvable: c.unsolvable,
+            invalid: c.invalid,
+        }
+    }
+}
+
+impl From<StatusCountsJson> for StatusCounts {
+    fn from(c: StatusCountsJson) -> StatusCounts {
+        StatusCounts {
+            solved: c.solved,
+            multiple: c.multiple.unwrap_or(0),
+            unsolvable: c.unsolvable,
+            invalid: c.invalid,
+            first_solution_only: c.multiple.is_none(),
+        }
+    }
 }
 
 impl StatusCounts {
@@ -72,6 +116,7 @@ impl AddAssign<&StatusCounts> for StatusCounts {
         self.multiple += other.multiple;
         self.unsolvable += other.unsolvable;
         self.invalid += other.invalid;
+        self.first_solution_only |= other.first_solution_only;
     }
 }
 
@@ -448,3 +493,44 @@ impl Counts for SolveCounts {
 
 /// The JSON written by `solve --report FILE`.
 pub type SolveReport = Report<SolveCounts>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Trial 9, finding 3: first-solution counts write `multiple` as `null` and read it back
+    /// as that mode; a report that says `0` (or was written before) reads as checked.
+    #[test]
+    fn multiple_is_null_in_first_solution_mode_and_reads_back() {
+        let first = StatusCounts {
+            solved: 3,
+            unsolvable: 1,
+            first_solution_only: true,
+            ..StatusCounts::default()
+        };
+        let json = serde_json::to_value(first).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"solved": 3, "multiple": null, "unsolvable": 1, "invalid": 0})
+        );
+        assert_eq!(serde_json::from_value::<StatusCounts>(json).unwrap(), first);
+        let checked = StatusCounts {
+            multiple: 2,
+            ..StatusCounts::default()
+        };
+        let json = serde_json::to_value(checked).unwrap();
+        assert_eq!(json["multiple"], 2);
+        assert_eq!(
+            serde_json::from_value::<StatusCounts>(json).unwrap(),
+            checked
+        );
+        let old: StatusCounts =
+            serde_json::from_str(r#"{"solved": 3, "multiple": 0, "unsolvable": 0, "invalid": 0}"#)
+                .unwrap();
+        assert!(!old.first_solution_only);
+        let mut sum = checked;
+        sum += &first;
+        assert!(sum.first_solution_only, "a merge with a first-solution run");
+        assert_eq!(sum.total(), 6);
+    }
+}
