@@ -582,3 +582,34 @@ fn no_header_on_a_header_says_it_may_be_one() {
         );
     }
 }
+
+/// Trial 9: in a CSV an empty line was skipped, but a line of spaces was a row of one field
+/// (`bl.csv:5: puzzle-malformed: row: 1 field, expected 2`). Lines of blanks (spaces, tabs,
+/// a CRLF's `\r`) are skipped too, whether the row before them is plain or quoted (two
+/// read paths), from a file or a stream, and the rows after them keep their line numbers.
+#[test]
+fn blank_csv_lines_are_skipped_like_empty_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let short = &P[..80];
+    let text =
+        format!("puzzle,solution\n{P},{S}\n   \n\t\r\n\"{P}\",{S}\n \t \n\n{short},{S}\n{P},{S}\n");
+    let f = write(dir.path(), "bl.csv", &text);
+    let want_err = format!("{}:8: puzzle-malformed: puzzle: 80 characters", f.display());
+    let (code, rep, err) = verify(&f, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(rep["rows"], 4, "{rep}");
+    assert_eq!(rep["verdicts"]["puzzle-malformed"], 1, "{rep}");
+    assert!(err.contains(&want_err), "{err}");
+    assert_eq!(err.matches("puzzle-malformed:").count(), 2, "{err}");
+
+    let out = bin()
+        .args(["verify", "-"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("-:8: puzzle-malformed: puzzle: 80"), "{err}");
+    assert!(err.contains("verify: 4 rows:"), "{err}");
+    assert!(err.contains("puzzle-malformed: 1 (line 8)"), "{err}");
+}

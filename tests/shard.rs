@@ -196,6 +196,8 @@ fn shards_of_a_crlf_csv_with_bom_comments_and_bad_rows_make_the_whole_run() {
             4 => out.push_str("\r\n"),
             7 => out.push_str("# a comment row\r\n"),
             11 => out.push_str("only-one-field\r\n"),
+            // Trial 9: a line of blanks is skipped as an empty one is.
+            15 => out.push_str(" \t \r\n"),
             _ => {}
         }
     }

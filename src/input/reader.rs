@@ -289,6 +289,11 @@ impl CsvCursor {
             let end = (rdr.position().byte() as usize).min(body.len());
             let row = body.get(at as usize..end).unwrap_or(&[]);
             let row = row.strip_suffix(b"\n").unwrap_or(row);
+            if !is_csv_data_line(row) {
+                // A line of blanks, which the crate reads as a row: no record, as on the
+                // plain path ([`is_csv_data_line`]).
+                continue;
+            }
             let mut error = None;
             if row.strip_suffix(b"\r").unwrap_or(row).len() > MAX_LINE {
                 // One huge row: a stream keeps only its first bytes (see record.rs), so its

@@ -10,7 +10,9 @@
 //!   field of cell characters of any other length; else the first of 75 to 90. Ratings,
 //!   labels and counts are not solutions.
 //! - A **CSV** input has one record per row the `csv` crate reads; physical lines that are
-//!   empty or start with `#` are skipped, as the crate skips them. A row with a quote its
+//!   empty or start with `#` are skipped, as the crate skips them, and so are lines of blanks
+//!   only (spaces, tabs), which the crate would read as a row of one empty field (trial 9:
+//!   `row: 1 field, expected 2` for a line of three spaces). A row with a quote its
 //!   line does not close, followed by a line that reads as a row, is a record of that one
 //!   line, invalid ([`crate::grid::ParseError::UnclosedQuote`]): the next line starts the
 //!   next record, so an unclosed quote swallows no rows.
@@ -48,11 +50,10 @@ pub fn data_line(line: &[u8]) -> Option<&[u8]> {
     (!line.is_empty() && line[0] != b'#').then_some(line)
 }
 
-/// Whether one physical CSV line (without its `\n`) can start a record: not empty (a lone
-/// `\r` counts as empty) and not a `#` comment.
+/// Whether one physical CSV line (without its `\n`) can start a record: not blank (empty,
+/// or only spaces, tabs and a final `\r`) and not a `#` comment.
 pub fn is_csv_data_line(line: &[u8]) -> bool {
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    !line.is_empty() && line[0] != b'#'
+    !line.trim_ascii().is_empty() && line[0] != b'#'
 }
 
 /// Whether `line` starts with 81 cells followed by the end or a separator.

@@ -87,17 +87,30 @@ fn csv_fields(line: &[u8], delimiter: u8) -> Vec<String> {
 
 /// The first data rows of a CSV (after the header, when `header`), fields trimmed.
 fn sample_rows(bytes: &[u8], delimiter: u8, header: bool) -> Vec<Vec<Vec<u8>>> {
+    let bytes = strip_bom(bytes);
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(header)
         .flexible(true)
         .comment(Some(b'#'))
         .delimiter(delimiter)
-        .from_reader(strip_bom(bytes));
-    rdr.byte_records()
-        .take(SAMPLE_ROWS)
-        .map_while(Result::ok)
-        .map(|r| r.iter().map(|f| f.trim_ascii().to_vec()).collect())
-        .collect()
+        .from_reader(bytes);
+    let mut rows = Vec::new();
+    let mut rec = csv::ByteRecord::new();
+    while rows.len() < SAMPLE_ROWS && rdr.read_byte_record(&mut rec).unwrap_or(false) {
+        // A line of blanks is no record to the readers: not to the sample either.
+        // (The crate may start a row on the line end before it.)
+        let start = rec.position().map_or(0, csv::Position::byte) as usize;
+        let end = rdr.position().byte() as usize;
+        let row = bytes.get(start..end).unwrap_or(&[]);
+        let line_ends = row
+            .iter()
+            .take_while(|&&b| b == b'\r' || b == b'\n')
+            .count();
+        if is_csv_data_line(&row[line_ends..]) {
+            rows.push(rec.iter().map(|f| f.trim_ascii().to_vec()).collect());
+        }
+    }
+    rows
 }
 
 /// Finds a column by name (case-insensitive) or by 1-based index. An index past the
