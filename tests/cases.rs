@@ -463,6 +463,11 @@ fn c40_progress_is_silent_when_stderr_is_not_a_terminal() {
     assert_eq!(out.lines().count(), 23);
     let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
     assert!(!err.contains('\x1b') && !err.contains('\r'), "{err:?}");
-    // The summary: records, wall time, the solver's own time, latency.
-    assert!(err.lines().count() <= 4, "only the summary: {err}");
+    // The summary: records, wall time, the solver's own time, latency; and on a busy
+    // machine the load warning (trial 9).
+    let summary = err
+        .lines()
+        .filter(|l| !l.contains("warning: the load average at the start"))
+        .count();
+    assert!(summary <= 4, "only the summary: {err}");
 }

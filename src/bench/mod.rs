@@ -336,13 +336,8 @@ pub const TRUSTED_PASS_S: f64 = 0.100;
 pub fn caveats(report: &BenchReport) -> Vec<String> {
     let mut out = Vec::new();
     let p = &report.provenance;
-    if let Some(load) = p.load_average_start.filter(|l| l.one_min > p.cores as f64) {
-        out.push(format!(
-            "the load average at the start was {:.2}, above the {}: other work competed for \
-             them, so rates are low and speed-ups unreliable",
-            load.one_min,
-            crate::summary::count(p.cores as u64, "core", "cores")
-        ));
+    if let Some(busy) = provenance::competing_work(p.load_average_start, p.cores) {
+        out.push(format!("{busy}, so rates are low and speed-ups unreliable"));
     }
     let min_time = report.settings.min_time_s;
     for r in report.results.iter().filter(|r| r.puzzles > 0) {

@@ -64,6 +64,25 @@ impl LoadAverage {
     }
 }
 
+/// Logical cores available to the process (1 when that cannot be told).
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
+/// The warning that other work competed for the cores, when the one-minute average of
+/// `load` is above `cores`: `the load average at the start was 3.50, above the 2 cores:
+/// other work competed for them`; `None` when it is not, or unknown. The caller says what
+/// that does to its numbers: `bench`'s rates and speed-ups, `solve`'s wall times per puzzle
+/// (a descheduled thread's waiting counts in them; trial 9).
+pub fn competing_work(load: Option<LoadAverage>, cores: usize) -> Option<String> {
+    let load = load.filter(|l| l.one_min > cores as f64)?;
+    Some(format!(
+        "the load average at the start was {:.2}, above the {}: other work competed for them",
+        load.one_min,
+        crate::summary::count(cores as u64, "core", "cores")
+    ))
+}
+
 impl std::fmt::Display for LoadAverage {
     /// `1.25 0.98 0.80`: the 1-, 5- and 15-minute averages, as `uptime` gives them.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -85,7 +104,7 @@ impl Provenance {
             rustc: env!("SUDOKU_BATCH_RUSTC_VERSION"),
             target_features: target_features(),
             cpu: cpu_model(),
-            cores: std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            cores: available_cores(),
             os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
             load_average_start: LoadAverage::current(),
             load_average_end: None,

@@ -152,7 +152,8 @@ impl AddAssign<&InvalidKinds> for InvalidKinds {
     }
 }
 
-/// Latency percentiles of the per-record solve time, in microseconds.
+/// Latency percentiles of the per-record solve time, in microseconds of wall time (a
+/// thread descheduled mid-puzzle counts its wait).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Latency {
     /// Median, µs.
