@@ -386,6 +386,54 @@ fn an_npz_input_is_called_an_output_format() {
     }
 }
 
+/// Trial 9: UTF-32 text (`iconv -t UTF-32`) was taken for UTF-16, its header read as
+/// `"\0q\0u\0i..."` with a hint to choose a puzzle column. It is refused in one line that
+/// names it and how to convert it, from a file (mapped or read), compressed or on standard
+/// input, in either byte order; UTF-16 is still read.
+#[test]
+fn utf32_text_is_refused_in_one_line_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = fs::read_to_string(SAMPLE).unwrap();
+    let cut: String = text.lines().take(3).map(|l| format!("{l}\n")).collect();
+    let le: Vec<u8> = cut.chars().flat_map(|c| (c as u32).to_le_bytes()).collect();
+    let be: Vec<u8> = cut.chars().flat_map(|c| (c as u32).to_be_bytes()).collect();
+    let bom_le = [&[0xFF, 0xFE, 0, 0][..], &le].concat();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, &bom_le).unwrap();
+    let gz = gz.finish().unwrap();
+    let files = [
+        ("le.txt", le, "UTF-32LE"),
+        ("be.txt", be, "UTF-32BE"),
+        ("bom.txt", bom_le, "UTF-32LE"),
+        ("bom.txt.gz", gz, "UTF-32LE"),
+    ];
+    for (name, bytes, flavour) in files {
+        let path = dir.path().join(name);
+        fs::write(&path, &bytes).unwrap();
+        let p = path.to_str().unwrap();
+        for args in [
+            &["verify", p][..],
+            &["solve", "--no-mmap", p],
+            &["verify", "-"],
+        ] {
+            let o = bin()
+                .args(args)
+                .write_stdin(bytes.clone())
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            let want = format!("{flavour} text (UTF-32) is not supported: convert it to UTF-8");
+            assert!(err.contains(&want), "{args:?}: {err}");
+            assert!(
+                err.contains(&format!("iconv -f {flavour} -t UTF-8")),
+                "{err}"
+            );
+        }
+    }
+}
+
 /// `(record, line, puzzle or error text)` of every record of `path` read with `opts`.
 fn records(path: &Path, opts: &ReadOptions) -> Vec<(u64, u64, String)> {
     let mut data = Dataset::open(path.to_str().unwrap(), opts).unwrap();

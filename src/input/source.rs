@@ -12,7 +12,9 @@
 //! for the readers to skip). UTF-16 with a byte-order mark (`FF FE` or `FE FF`, Excel's
 //! "Unicode Text"), or without one when its first characters are ASCII (a NUL every other
 //! byte: `iconv -t UTF-16LE`, PowerShell's `Out-File -Encoding Unicode` of old), is
-//! transcoded to UTF-8 as it is read ([`Utf16Reader`]).
+//! transcoded to UTF-8 as it is read ([`Utf16Reader`]). UTF-32 (`iconv -t UTF-32`: a
+//! byte-order mark `FF FE 00 00` or `00 00 FE FF`, or ASCII with three NULs to a character)
+//! is refused with one line naming it, rather than read as UTF-16 or bytes (trial 9).
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -232,7 +234,8 @@ pub fn open(path: &str, mmap: bool) -> Result<Opened, InputError> {
     let mut file = File::open(path).map_err(io_err)?;
     if meta.is_file() {
         let head = head(&mut file, 8).map_err(io_err)?;
-        let plain = Codec::sniff(&head) == Codec::Plain && utf16(&head).is_none();
+        let plain =
+            Codec::sniff(&head) == Codec::Plain && utf16(&head).is_none() && utf32(&head).is_none();
         if mmap && plain && meta.len() > 0 {
             // SAFETY: we only read the map. A file that another process rewrites under us
             // gives wrong records, and the dataset's change check (stamp.rs) refuses the
@@ -320,6 +323,51 @@ fn utf16(head: &[u8]) -> Option<&'static encoding_rs::Encoding> {
     }
 }
 
+/// The name of the UTF-32 flavour of the text that starts with `head` (as for [`utf16`]):
+/// `UTF-32LE` or `UTF-32BE`; `None` for any other text. A byte-order mark (`FF FE 00 00`, `00 00 FE FF`), or
+/// two characters or more of ASCII with three NULs each: after it little-endian, before it
+/// big-endian. UTF-16 holds no NUL pair there but for U+0000 characters, which no text
+/// starts with.
+fn utf32(head: &[u8]) -> Option<&'static str> {
+    if head.starts_with(&[0xFF, 0xFE, 0, 0]) {
+        return Some("UTF-32LE");
+    }
+    if head.starts_with(&[0, 0, 0xFE, 0xFF]) {
+        return Some("UTF-32BE");
+    }
+    let units = head.chunks_exact(4);
+    if units.len() < 2 {
+        return None;
+    }
+    let ascii = |b: u8| (1..0x80).contains(&b);
+    if units.clone().all(|u| ascii(u[0]) && u[1..] == [0, 0, 0]) {
+        Some("UTF-32LE")
+    } else if units.clone().all(|u| u[..3] == [0, 0, 0] && ascii(u[3])) {
+        Some("UTF-32BE")
+    } else {
+        None
+    }
+}
+
+/// Refuses UTF-32 text (`head`: its first bytes, see [`utf32`]): it is rare enough that
+/// converting it is the user's step, and read as UTF-16 or as bytes every record would be
+/// garbage (trial 9: a UTF-32 CSV's header read as `"\0q\0u\0i..."`).
+///
+/// # Errors
+/// [`io::ErrorKind::InvalidData`] naming UTF-32 and how to convert the file.
+fn refuse_utf32(head: &[u8]) -> io::Result<()> {
+    let Some(name) = utf32(head) else {
+        return Ok(());
+    };
+    Err(io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "{name} text (UTF-32) is not supported: convert it to UTF-8 first, e.g. \
+             `iconv -f {name} -t UTF-8 FILE > FILE.utf8` (UTF-8 and UTF-16 are read)"
+        ),
+    ))
+}
+
 /// `raw` as a stream of decoded bytes: decompressed on a thread of its own when its first
 /// bytes name a codec, then transcoded when it is UTF-16.
 fn stream(
@@ -342,6 +390,7 @@ fn stream(
         _ => Box::new(spawn_decoder(codec, raw)?),
     };
     let text = head(&mut decoded, TEXT_HEAD)?;
+    refuse_utf32(&text)?;
     let encoding = utf16(&text);
     let decoded: Box<dyn Read + Send> = Box::new(io::Cursor::new(text).chain(decoded));
     let reader: Box<dyn Read + Send> = match encoding {
@@ -584,6 +633,45 @@ mod tests {
             b"\x93NUMPY\x01\0",
         ] {
             assert_eq!(name(head), None, "{head:?}");
+        }
+    }
+
+    /// Trial 9: UTF-32 was taken for UTF-16 (its BOM starts with UTF-16's) or for bytes.
+    #[test]
+    fn utf32_is_told_with_or_without_a_bom_and_utf16_is_not_taken_for_it() {
+        let text = "quizzes,solutions\n";
+        let le: Vec<u8> = text
+            .chars()
+            .flat_map(|c| (c as u32).to_le_bytes())
+            .collect();
+        let be: Vec<u8> = text
+            .chars()
+            .flat_map(|c| (c as u32).to_be_bytes())
+            .collect();
+        let bom_le = [&[0xFF, 0xFE, 0, 0][..], &le].concat();
+        let bom_be = [&[0, 0, 0xFE, 0xFF][..], &be].concat();
+        for (bytes, order) in [
+            (le, "UTF-32LE"),
+            (be, "UTF-32BE"),
+            (bom_le, "UTF-32LE"),
+            (bom_be, "UTF-32BE"),
+        ] {
+            let head = &bytes[..TEXT_HEAD];
+            assert_eq!(utf32(head), Some(order), "{head:?}");
+            let e = refuse_utf32(head).unwrap_err();
+            let want = format!("{order} text (UTF-32) is not supported");
+            assert!(e.to_string().starts_with(&want), "{e}");
+        }
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let utf16le: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+        let with_bom = [&[0xFF, 0xFE][..], &utf16le].concat();
+        for head in [
+            &utf16le[..TEXT_HEAD],
+            &with_bom[..TEXT_HEAD],
+            b"puzzle,s",
+            b"1\0\0\0",
+        ] {
+            assert_eq!(utf32(head), None, "{head:?}");
         }
     }
 
