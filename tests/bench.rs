@@ -271,7 +271,7 @@ fn oversubscribed_rows_and_the_load_average_are_in_every_export() {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let over = cores + 1;
     let j = format!("1,{over}");
-    let (_, json, rows, md) = bench(&["-j", &j], sample);
+    let (out, json, rows, md) = bench(&["-j", &j], sample);
     assert_eq!(json["provenance"]["cores"], cores);
     let results = json["results"].as_array().unwrap();
     assert_eq!(results.len(), 2);
@@ -290,8 +290,18 @@ fn oversubscribed_rows_and_the_load_average_are_in_every_export() {
          those rows measure threads taking turns, not scaling"
     );
     assert!(md.lines().any(|l| l == line), "{line}\n{md}");
+    // Trial 9, finding 12: the terminal table marks and footnotes the row as well.
+    let threads: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .take(2)
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    assert_eq!(threads, ["1".to_string(), format!("{over}*")], "{out}");
+    assert_eq!(out.lines().nth(3), Some(&line[3..]), "{out}");
     // Within the cores: no mark, no line.
-    let (_, json, rows, md) = bench(&["-j", "1"], sample);
+    let (out, json, rows, md) = bench(&["-j", "1"], sample);
+    assert!(!out.contains('*'), "{out}");
     assert_eq!(json["results"][0]["oversubscribed"], false);
     assert_eq!(csv_row(&rows, 0)["oversubscribed"], "false");
     assert!(!md.contains("oversubscribed"), "{md}");

@@ -47,23 +47,8 @@ impl Exporter for MarkdownExporter {
             )?;
         }
         s.push('\n');
-        let over: Vec<String> = report
-            .results
-            .iter()
-            .filter(|r| r.oversubscribed)
-            .map(|r| r.threads)
-            .collect::<std::collections::BTreeSet<usize>>()
-            .iter()
-            .map(usize::to_string)
-            .collect();
-        if !over.is_empty() {
-            writeln!(
-                s,
-                "- \\* oversubscribed: -j {} exceeds the {} of this machine: those rows \
-                 measure threads taking turns, not scaling",
-                over.join(", "),
-                crate::summary::count(p.cores as u64, "core", "cores")
-            )?;
+        if let Some(note) = super::oversubscribed_note(report) {
+            writeln!(s, "- \\* {note}")?;
         }
         writeln!(
             s,

@@ -85,7 +85,31 @@ pub(crate) fn two_places(x: Option<f64>) -> String {
     x.map_or_else(|| NOT_APPLICABLE.to_string(), |x| format!("{x:.2}"))
 }
 
-/// The results as an aligned text table, for the terminal.
+/// The footnote of the rows marked `*`, when some thread count exceeds the cores:
+/// `oversubscribed: -j 4 exceeds the 2 cores of this machine: those rows measure threads
+/// taking turns, not scaling`; `None` when none does.
+pub(crate) fn oversubscribed_note(report: &BenchReport) -> Option<String> {
+    let over: Vec<String> = report
+        .results
+        .iter()
+        .filter(|r| r.oversubscribed)
+        .map(|r| r.threads)
+        .collect::<std::collections::BTreeSet<usize>>()
+        .iter()
+        .map(usize::to_string)
+        .collect();
+    (!over.is_empty()).then(|| {
+        format!(
+            "oversubscribed: -j {} exceeds the {} of this machine: those rows measure threads \
+             taking turns, not scaling",
+            over.join(", "),
+            crate::summary::count(report.provenance.cores as u64, "core", "cores")
+        )
+    })
+}
+
+/// The results as an aligned text table, for the terminal: a thread count above the cores
+/// is marked `*` and footnoted, as in the Markdown export (trial 9, finding 12).
 pub fn text_table(report: &BenchReport) -> String {
     let mut rows = vec![[
         "input",
@@ -106,7 +130,7 @@ pub fn text_table(report: &BenchReport) -> String {
     for r in &report.results {
         rows.push([
             r.input.clone(),
-            r.threads.to_string(),
+            format!("{}{}", r.threads, if r.oversubscribed { "*" } else { "" }),
             r.puzzles.to_string(),
             format!("{:.0}", r.puzzles_per_s),
             format!("{:.2}", r.us_per_puzzle),
@@ -139,6 +163,9 @@ pub fn text_table(report: &BenchReport) -> String {
             .collect();
         out.push_str(cells.join("  ").trim_end());
         out.push('\n');
+    }
+    if let Some(note) = oversubscribed_note(report) {
+        out.push_str(&format!("* {note}\n"));
     }
     out
 }
