@@ -113,16 +113,21 @@ fn push_text(v: &str, out: &mut Vec<u8>) {
     out.extend_from_slice(v.as_bytes());
 }
 
-/// Why `v` is not a grid array, when it is an array with an element that is not a whole
-/// number 0-9 (its text would only make the grid parser stop at the `[`): names the first
-/// such element, 0-based.
-fn not_a_digit_array(v: &str) -> Option<String> {
+/// Why `v` is not a grid array, when it is an array: one with an element that is not a whole
+/// number 0-9 (its text would only make the grid parser stop at the `[`) names the first
+/// such element, 0-based; one of digits but not 81 of them says how many cells it has
+/// (as digits it would read as a string of that length, with a hint about spreadsheets
+/// that does not fit an array; trial 9, finding 6).
+fn not_a_grid_array(v: &str) -> Option<String> {
     let a = array_elements(v)?;
-    let (i, x) = a.iter().enumerate().find(|(_, x)| digit_of(x).is_none())?;
-    Some(format!(
-        "an array of {} values whose element {i} is {x}, not a digit 0-9",
-        a.len()
-    ))
+    match a.iter().enumerate().find(|(_, x)| digit_of(x).is_none()) {
+        Some((i, x)) => Some(format!(
+            "an array of {} values whose element {i} is {x}, not a digit 0-9",
+            a.len()
+        )),
+        None if a.len() != 81 => Some(format!("an array of {} cells, expected 81", a.len())),
+        None => None,
+    }
 }
 
 /// The fields of `members` in `header` order, as text.
@@ -248,7 +253,7 @@ impl JsonColumns {
                     self.record(fields_of(&m, &self.header), present);
                 let bad_array = |i: usize| {
                     let name = &self.header[i];
-                    let reason = m.get(name).and_then(not_a_digit_array)?;
+                    let reason = m.get(name).and_then(not_a_grid_array)?;
                     Some(ParseError::Record(format!("{name:?} is {reason}")))
                 };
                 if let Some(e) = bad_array(self.puzzle) {
@@ -393,6 +398,29 @@ mod tests {
             b"[1, 10]",
         ];
         assert_eq!(fields, want);
+    }
+
+    /// Trial 9, finding 6: an array of digits of the wrong length is named as an array of
+    /// cells, not as a string of that many characters with a spreadsheet hint.
+    #[test]
+    fn digit_arrays_of_the_wrong_length_count_their_cells() {
+        let first = format!("{{\"puzzle\":\"{P}\",\"solution\":\"{S}\"}}");
+        let (_, cols) = columns(&first);
+        let cells = |n: usize| vec!["3"; n].join(",");
+        let line = format!(
+            "{{\"puzzle\":[{}],\"solution\":[{}]}}",
+            cells(80),
+            cells(82)
+        );
+        let (puzzle, solution, _) = cols.parse(line.as_bytes());
+        assert_eq!(
+            puzzle.unwrap_err().to_string(),
+            "\"puzzle\" is an array of 80 cells, expected 81"
+        );
+        assert_eq!(
+            solution.unwrap().unwrap_err().to_string(),
+            "\"solution\" is an array of 82 cells, expected 81"
+        );
     }
 
     #[test]
