@@ -545,6 +545,28 @@ fn misspelt_commands_and_flags_get_a_suggestion() {
     }
 }
 
+/// Trial 9, finding 10: `verify -o FILE` got clap's "to pass '-o' as a value, use '-- -o'";
+/// it now points to the flags that do write files.
+#[test]
+fn verify_with_an_output_points_to_rejects_and_report() {
+    for flag in ["-o", "--output"] {
+        let out = bin()
+            .args(["verify", SAMPLE, flag, "x.csv"])
+            .assert()
+            .code(2)
+            .stdout("")
+            .get_output()
+            .clone();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{flag}: {err}");
+        assert!(
+            err.contains("verify writes no solutions; use --rejects FILE")
+                && err.contains("--report FILE"),
+            "{flag}: {err}"
+        );
+    }
+}
+
 /// Issue 11: a file given where the command should be hints at `solve FILE`.
 #[test]
 fn a_file_as_the_first_argument_hints_at_solve() {

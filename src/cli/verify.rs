@@ -28,6 +28,11 @@ pub struct VerifyArgs {
     /// Count solutions up to N, 2 to 1,000,000 (2: unique or not; more to say how many).
     #[arg(long, value_name = "N", default_value = "2", value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
     pub limit: u32,
+    /// Not a flag of `verify`, which writes no solutions: taken only to point to
+    /// `--rejects` and `--report` (trial 9, finding 10), where clap would only say how to
+    /// pass `-o` as a value.
+    #[arg(short = 'o', long = "output", value_name = "FILE", hide = true)]
+    pub output: Option<String>,
 }
 
 impl VerifyArgs {
@@ -36,6 +41,13 @@ impl VerifyArgs {
     /// # Errors
     /// A message naming the flag when two flags do not fit together.
     pub fn into_config(self) -> Result<VerifyConfig, String> {
+        if self.output.is_some() {
+            return Err(
+                "-o/--output: verify writes no solutions; use --rejects FILE for the \
+                        rows that are not ok (CSV) or --report FILE for the JSON report"
+                    .into(),
+            );
+        }
         let inputs = self.input.inputs()?;
         if self.rejects.as_deref() == Some("-") && self.report.as_deref() == Some("-") {
             return Err(
