@@ -90,6 +90,38 @@ fn a_csv_looking_header_without_a_puzzle_column_stops_at_once() {
     assert_eq!(rep["solution_source"], "answer_grid");
 }
 
+/// Trial 9: a CSV with each line quoted whole (`"quizzes,solutions"`, a layout
+/// `../shared/data/SOURCES.md` names) was told to pick a `--puzzle-column`, which then read
+/// `puzzle,solution` as one 163-character puzzle. It is told to strip the quotes, and the
+/// file without them reads clean.
+#[test]
+fn a_csv_quoted_a_whole_line_at_a_time_is_told_to_strip_the_quotes() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        dir.path(),
+        "quoted.csv",
+        &format!("\"quizzes,solutions\"\n\"{P},{S}\"\n"),
+    );
+    let (code, out, err) = run(&["verify"], &[&f]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("each line is one quoted field holding ',' (\"quizzes,solutions\")"),
+        "{err}"
+    );
+    assert!(
+        err.contains("remove the quotes first, e.g. sed 's/\"//g'"),
+        "{err}"
+    );
+    assert!(!err.contains("--puzzle-column"), "{err}");
+    let text = fs::read_to_string(&f).unwrap().replace('"', "");
+    let plain = write(dir.path(), "plain.csv", &text);
+    let (code, rep, err) = verify(&plain, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(rep["verdicts"]["ok"], 1);
+}
+
 #[test]
 fn ambiguous_columns_are_settled_by_their_data_or_refused() {
     let dir = tempfile::tempdir().unwrap();

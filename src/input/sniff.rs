@@ -269,6 +269,17 @@ fn shown(delimiter: u8) -> String {
 /// of the first data rows hold puzzles, by name (by number when the name would need quoting
 /// or is not unique), else any column by `--puzzle-column`.
 fn puzzle_hint(bytes: &[u8], delimiter: u8, header: &[String]) -> String {
+    if let [only] = header {
+        // Trial 9: each line quoted whole (`"quizzes,solutions"`), so one field a line; a
+        // column choice would read `puzzle,solution` as the puzzle, so say what to fix.
+        if let Some(inner) = naming_delimiter(only.as_bytes()) {
+            return format!(
+                "each line is one quoted field holding {} (\"{only}\"), so the file has one \
+                 column: remove the quotes first, e.g. sed 's/\"//g' IN > OUT",
+                shown(inner)
+            );
+        }
+    }
     let rows = sample_rows(bytes, delimiter, true);
     let found =
         puzzle_by_content(&rows, header.len()).filter(|&i| 2 * held(&rows, i).grids > rows.len());
