@@ -124,17 +124,21 @@ pub(crate) const BAND_PEERS: [u32; 27] = {
     t
 };
 
-/// Nine five-bit fields in a `u64`, each 1: field `c` is bits `5c..5c + 5`. Multiplying a
-/// count by it copies the count into every field.
-pub(crate) const FIELDS5: u64 = {
-    let mut t = 0u64;
-    let mut c = 0;
-    while c < 9 {
-        t |= 1 << (5 * c);
-        c += 1;
+/// The low `n` bits of `bits` spread to fields of `width` bits: bit `j` becomes bit
+/// `width * j` (field `j` is 0 or 1). The tables below are all built with it.
+const fn spread(bits: u64, n: u32, width: u32) -> u64 {
+    let mut t = 0;
+    let mut j = 0;
+    while j < n {
+        t |= ((bits >> j) & 1) << (width * j);
+        j += 1;
     }
     t
-};
+}
+
+/// Nine five-bit fields in a `u64`, each 1: field `c` is bits `5c..5c + 5`. Multiplying a
+/// count by it copies the count into every field.
+pub(crate) const FIELDS5: u64 = spread(0x1FF, 9, 5);
 
 /// For a nine-bit row, its bits as five-bit fields: field `c` (bits `5c..5c + 5`) is bit `c`
 /// of the row, 0 or 1. Summing such words counts per column, up to 31.
@@ -142,27 +146,23 @@ pub(crate) const SPREAD5: [u64; 512] = {
     let mut t = [0u64; 512];
     let mut row = 0;
     while row < 512 {
-        let mut c = 0;
-        while c < 9 {
-            t[row] |= ((row as u64 >> c) & 1) << (5 * c);
-            c += 1;
-        }
+        t[row] = spread(row as u64, 9, 5);
         row += 1;
     }
     t
 };
 
 /// For a nine-bit row, field `c` (bits `5c..5c + 5`) holds how many bits the row has in the
-/// minirow (box) of column `c`, 0 to 3.
+/// minirow (box) of column `c`, 0 to 3: each minirow's count times its three fields.
 pub(crate) const MINI5: [u64; 512] = {
     let mut t = [0u64; 512];
     let mut row = 0;
     while row < 512 {
-        let mut c = 0;
-        while c < 9 {
-            let n = ((row as u32 >> (3 * (c / 3))) & 7).count_ones() as u64;
-            t[row] |= n << (5 * c);
-            c += 1;
+        let mut x = 0;
+        while x < 3 {
+            let n = ((row as u32 >> (3 * x)) & 7).count_ones() as u64;
+            t[row] += n * spread(7 << (3 * x), 9, 5);
+            x += 1;
         }
         row += 1;
     }
@@ -175,11 +175,7 @@ pub(crate) const SPREAD8: [u64; 256] = {
     let mut t = [0u64; 256];
     let mut x = 0;
     while x < 256 {
-        let mut j = 0;
-        while j < 8 {
-            t[x] |= ((x as u64 >> j) & 1) << (8 * j);
-            j += 1;
-        }
+        t[x] = spread(x as u64, 8, 8);
         x += 1;
     }
     t
@@ -188,6 +184,30 @@ pub(crate) const SPREAD8: [u64; 256] = {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The field tables hold, field by field, what their documentation says.
+    #[test]
+    fn field_tables_match_their_definitions() {
+        for c in 0..9 {
+            assert_eq!(FIELDS5 >> (5 * c) & 31, 1);
+        }
+        assert_eq!(FIELDS5 >> 45, 0);
+        for row in 0..512usize {
+            for c in 0..9 {
+                let field = |t: u64| t >> (5 * c) & 31;
+                assert_eq!(field(SPREAD5[row]), (row >> c & 1) as u64, "{row} {c}");
+                let minirow = (row >> (3 * (c / 3)) & 7).count_ones() as u64;
+                assert_eq!(field(MINI5[row]), minirow, "{row} {c}");
+            }
+            assert_eq!(SPREAD5[row] >> 45 | MINI5[row] >> 45, 0);
+        }
+        for (x, word) in SPREAD8.iter().enumerate() {
+            let bytes = word.to_le_bytes();
+            for (j, &b) in bytes.iter().enumerate() {
+                assert_eq!(b, (x >> j & 1) as u8, "{x} {j}");
+            }
+        }
+    }
 
     #[test]
     fn shrink_marks_occupied_minirows() {
