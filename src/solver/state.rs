@@ -52,7 +52,8 @@
 //! A contradiction is the zero-sized [`Contradiction`], passed up with `?`.
 
 use super::tables::{
-    BAND, BAND_PEERS, COLUMN0, COMPLEX, FIELDS5, MINI5, POINTING, SHRINK, SOLO, SPREAD5, SPREAD8,
+    BAND, BAND_PEERS, CELL_FIELD, COLUMN_OF, COMPLEX, FIELDS5, MINI5, POINTING, SHRINK, SOLO,
+    SPREAD5, SPREAD8,
 };
 
 /// The search reached a contradiction: a cell without candidates, or a digit with no place
@@ -103,19 +104,6 @@ const BOARDS: usize = 28;
 const INITIAL: [u32; BOARDS] = {
     let mut t = [BAND; BOARDS];
     t[27] = 0;
-    t
-};
-
-/// For a band bit `p` (0..27), where [`State::busiest_pair`] reads the cell's score: its
-/// row in the band in bits 6-7 and the shift of its five-bit field (`5 * column`) below.
-/// (32 entries, the last five unused, so that a `trailing_zeros` needs no bounds check.)
-const CELL_FIELD: [u8; 32] = {
-    let mut t = [0u8; 32];
-    let mut p = 0;
-    while p < 27 {
-        t[p] = (((p / 9) << 6) | (5 * (p % 9))) as u8;
-        p += 1;
-    }
     t
 };
 
@@ -466,17 +454,6 @@ impl State {
     }
 }
 
-/// For a band bit `p` (0..27), the three cells of its column in the band.
-const COLUMN_OF: [u32; 27] = {
-    let mut t = [0u32; 27];
-    let mut p = 0;
-    while p < 27 {
-        t[p] = COLUMN0 << (p % 9);
-        p += 1;
-    }
-    t
-};
-
 /// The cells of a band (`cells`: its 27 bytes, `0..=9`, 0 = empty) that hold a given, as a
 /// 27-bit mask: eight cells at a time, without a branch per cell. Adding `0x7F` to a byte
 /// sets its top bit exactly when it is not 0 (the byte is at most 9, so nothing carries into
@@ -605,9 +582,10 @@ fn changed_sse2(cand: &[u32; BOARDS], prev: &[u32; BOARDS]) -> u32 {
 /// busiest ([`State::busiest_pair`]); above it, on [`first_pair`]. With many pairs the
 /// cheap choice does about as well: when scoring cost about 35 instructions per cell, with
 /// no limit serg_benchmark ran 15% slower; with 12, 4-6% slower; with 8, as fast as before
-/// (BENCHMARKS.md, issue 14; scoring now costs about 110 instructions a call and 16 a cell). The search passes it as
-/// `max_pairs` only until a puzzle has made a few guesses (`HARD_AFTER_GUESSES` in
-/// `solver/mod.rs`); after that every pair is scored.
+/// (BENCHMARKS.md, issue 14; scoring now costs about 110 instructions a call and 16 a
+/// cell, and 8 still measures best). The search passes it as `max_pairs` only until a
+/// puzzle has made a few guesses (`HARD_AFTER_GUESSES` in `solver/mod.rs`); after that
+/// every pair is scored.
 pub(crate) const BUSIEST_MAX_PAIRS: u32 = 8;
 
 /// The first two-candidate cell of the band with the most of them (`pairs[b]`: band `b`'s).
@@ -630,6 +608,7 @@ fn first_pair(pairs: [u32; 3]) -> Option<Cell> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tables::COLUMN0;
     use super::*;
     use crate::grid::parse_cells;
 
@@ -690,8 +669,8 @@ mod tests {
 
     /// Walks down the first candidate of every branch and checks each branch cell against
     /// a plain count over the 81 cells: a two-candidate cell when there is one, and with at
-    /// most `max_pairs` of them, the first with the most unfixed peers. Run with the search's two
-    /// limits: [`BUSIEST_MAX_PAIRS`] and every pair (`u32::MAX`).
+    /// most `max_pairs` of them, the first with the most unfixed peers. Run with the
+    /// search's two limits: [`BUSIEST_MAX_PAIRS`] and every pair (`u32::MAX`).
     #[test]
     fn branches_on_the_pair_cell_with_most_unfixed_peers() {
         for (max_pairs, stacks) in [(BUSIEST_MAX_PAIRS, false), (u32::MAX, true)] {

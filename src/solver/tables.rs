@@ -124,6 +124,30 @@ pub(crate) const BAND_PEERS: [u32; 27] = {
     t
 };
 
+/// For a band bit `p` (0..27), the three cells of its column in the band.
+pub(crate) const COLUMN_OF: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut p = 0;
+    while p < 27 {
+        t[p] = COLUMN0 << (p % 9);
+        p += 1;
+    }
+    t
+};
+
+/// For a band bit `p` (0..27), where `State::busiest_pair` reads the cell's score: its
+/// row in the band in bits 6-7 and the shift of its five-bit field (`5 * column`) below.
+/// (32 entries, the last five unused, so that a `trailing_zeros` needs no bounds check.)
+pub(crate) const CELL_FIELD: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut p = 0;
+    while p < 27 {
+        t[p] = (((p / 9) << 6) | (5 * (p % 9))) as u8;
+        p += 1;
+    }
+    t
+};
+
 /// The low `n` bits of `bits` spread to fields of `width` bits: bit `j` becomes bit
 /// `width * j` (field `j` is 0 or 1). The tables below are all built with it.
 const fn spread(bits: u64, n: u32, width: u32) -> u64 {
