@@ -233,7 +233,8 @@ pub fn open(path: &str, mmap: bool) -> Result<Opened, InputError> {
     }
     let mut file = File::open(path).map_err(io_err)?;
     if meta.is_file() {
-        let head = head(&mut file, 8).map_err(io_err)?;
+        // Enough for the codecs' magic numbers and for the text checks alike.
+        let head = head(&mut file, TEXT_HEAD).map_err(io_err)?;
         let plain =
             Codec::sniff(&head) == Codec::Plain && utf16(&head).is_none() && utf32(&head).is_none();
         if mmap && plain && meta.len() > 0 {
@@ -309,25 +310,47 @@ fn utf16(head: &[u8]) -> Option<&'static encoding_rs::Encoding> {
     if head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]) {
         return Some(encoding_rs::UTF_16LE);
     }
-    let units = head.chunks_exact(2);
+    ascii_units(head, 2).map(|order| match order {
+        ByteOrder::Little => encoding_rs::UTF_16LE,
+        ByteOrder::Big => encoding_rs::UTF_16BE,
+    })
+}
+
+/// The byte order of a code unit: the low byte first (little-endian) or last.
+#[derive(Clone, Copy)]
+enum ByteOrder {
+    Little,
+    Big,
+}
+
+/// The byte order of `head` read as code units of `width` bytes (2: UTF-16, 4: UTF-32), when
+/// its whole units, two at least, are each an ASCII character with the unit's other bytes
+/// NUL: the character first, little-endian; last, big-endian. `None` for anything else, so
+/// UTF-8 and ASCII text (no NUL there) are never taken for either.
+fn ascii_units(head: &[u8], width: usize) -> Option<ByteOrder> {
+    let units = head.chunks_exact(width);
     if units.len() < 2 {
         return None;
     }
     let ascii = |b: u8| (1..0x80).contains(&b);
-    if units.clone().all(|u| ascii(u[0]) && u[1] == 0) {
-        Some(encoding_rs::UTF_16LE)
-    } else if units.clone().all(|u| u[0] == 0 && ascii(u[1])) {
-        Some(encoding_rs::UTF_16BE)
+    let nul = |bytes: &[u8]| bytes.iter().all(|&b| b == 0);
+    if units.clone().all(|u| ascii(u[0]) && nul(&u[1..])) {
+        Some(ByteOrder::Little)
+    } else if units
+        .clone()
+        .all(|u| nul(&u[..width - 1]) && ascii(u[width - 1]))
+    {
+        Some(ByteOrder::Big)
     } else {
         None
     }
 }
 
 /// The name of the UTF-32 flavour of the text that starts with `head` (as for [`utf16`]):
-/// `UTF-32LE` or `UTF-32BE`; `None` for any other text. A byte-order mark (`FF FE 00 00`, `00 00 FE FF`), or
-/// two characters or more of ASCII with three NULs each: after it little-endian, before it
-/// big-endian. UTF-16 holds no NUL pair there but for U+0000 characters, which no text
-/// starts with.
+/// `UTF-32LE` or `UTF-32BE`; `None` for any other text. A byte-order mark (`FF FE 00 00`,
+/// `00 00 FE FF`), or two characters or more of ASCII with three NULs each: after it
+/// little-endian, before it big-endian ([`ascii_units`]). UTF-16 holds no NUL pair there
+/// but for U+0000 characters, which no text starts with.
 fn utf32(head: &[u8]) -> Option<&'static str> {
     if head.starts_with(&[0xFF, 0xFE, 0, 0]) {
         return Some("UTF-32LE");
@@ -335,18 +358,10 @@ fn utf32(head: &[u8]) -> Option<&'static str> {
     if head.starts_with(&[0, 0, 0xFE, 0xFF]) {
         return Some("UTF-32BE");
     }
-    let units = head.chunks_exact(4);
-    if units.len() < 2 {
-        return None;
-    }
-    let ascii = |b: u8| (1..0x80).contains(&b);
-    if units.clone().all(|u| ascii(u[0]) && u[1..] == [0, 0, 0]) {
-        Some("UTF-32LE")
-    } else if units.clone().all(|u| u[..3] == [0, 0, 0] && ascii(u[3])) {
-        Some("UTF-32BE")
-    } else {
-        None
-    }
+    ascii_units(head, 4).map(|order| match order {
+        ByteOrder::Little => "UTF-32LE",
+        ByteOrder::Big => "UTF-32BE",
+    })
 }
 
 /// Refuses UTF-32 text (`head`: its first bytes, see [`utf32`]): it is rare enough that
