@@ -88,7 +88,7 @@ impl Search {
             } else {
                 state::BUSIEST_MAX_PAIRS
             };
-            let settled = state.propagate(max_pairs, hard);
+            let settled = state.propagate_fast(max_pairs, hard);
             let cell = match settled {
                 Err(_) => return false,
                 Ok(Some(cell)) => cell,

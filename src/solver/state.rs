@@ -51,6 +51,9 @@
 //!
 //! A contradiction is the zero-sized [`Contradiction`], passed up with `?`.
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+
 use super::tables::{
     BAND, BAND_PEERS, CELL_FIELD, COLUMN_OF, COMPLEX, FIELDS5, MINI5, POINTING, SHRINK, SOLO,
     SPREAD5, SPREAD8,
@@ -225,6 +228,7 @@ impl State {
             if m == 0 {
                 return Ok(());
             }
+
             while m != 0 {
                 let i = m.trailing_zeros() as usize;
                 m &= m - 1;
@@ -291,15 +295,47 @@ impl State {
                         continue;
                     }
                 }
-                let total = pairs[0].count_ones() + pairs[1].count_ones() + pairs[2].count_ones();
-                let pair = if total <= max_pairs {
-                    self.busiest_pair_dispatch(pairs)
-                } else {
-                    first_pair(pairs)
-                };
-                return Ok(Some(pair.unwrap_or_else(|| self.fewest())));
+                return Ok(Some(self.branch_cell::<false>(pairs, max_pairs)));
             }
         }
+    }
+
+    /// [`State::propagate`], from the copy that keeps the boards in AVX-512 registers
+    /// when the CPU has AVX-512F (checked at run time); the same result either way.
+    #[inline(always)]
+    pub(crate) fn propagate_fast(
+        &mut self,
+        max_pairs: u32,
+        stacks: bool,
+    ) -> Result<Option<Cell>, Contradiction> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("popcnt")
+                && std::arch::is_x86_feature_detected!("bmi1")
+            {
+                // SAFETY: the CPU has the features the copy is compiled for.
+                return unsafe { self.propagate_avx512(max_pairs, stacks) };
+            }
+        }
+        self.propagate(max_pairs, stacks)
+    }
+
+    /// The cell to branch on once propagation stalls, `pairs[b]` being band `b`'s
+    /// two-candidate cells (see [`State::propagate`]). `INLINE`: score the pairs with
+    /// [`State::busiest_pair`] inlined, for callers compiled with `popcnt` and `bmi1`;
+    /// otherwise through [`State::busiest_pair_dispatch`].
+    #[inline(always)]
+    fn branch_cell<const INLINE: bool>(&self, pairs: [u32; 3], max_pairs: u32) -> Cell {
+        let total = pairs[0].count_ones() + pairs[1].count_ones() + pairs[2].count_ones();
+        let pair = if total > max_pairs {
+            first_pair(pairs)
+        } else if INLINE {
+            self.busiest_pair(pairs)
+        } else {
+            self.busiest_pair_dispatch(pairs)
+        };
+        pair.unwrap_or_else(|| self.fewest())
     }
 
     /// [`State::busiest_pair`], from a copy compiled for the `popcnt` and `bmi1`

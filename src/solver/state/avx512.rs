@@ -1,0 +1,242 @@
+//! [`State::propagate`] with the 27 candidate boards held in two AVX-512 registers.
+//!
+//! The portable propagation keeps the boards in memory: each [`State::update`] writes a
+//! few of them with 32-bit stores, and the next look for changed boards reads them back
+//! with 16-byte loads. A load that spans several recent narrower stores cannot take its
+//! value from the store buffer and waits for them to reach the cache (a time profile put
+//! 12% of serg_benchmark's samples on those loads; BENCHMARKS.md, issue 14, ninth round).
+//! Here the boards and their last-seen copies live in registers for the whole call:
+//! board `i` is lane `i % 16` of register `i / 16` (lanes 27..32 are 0 in both), changed
+//! boards are one compare, and an update is a few masked moves. The rules, their order and
+//! so every intermediate state are those of the portable code, so both make the same
+//! guesses (tested).
+
+use std::arch::x86_64::{
+    __m512i, _mm512_and_si512, _mm512_castsi512_si128, _mm512_cmpneq_epi32_mask,
+    _mm512_loadu_si512, _mm512_mask_mov_epi32, _mm512_mask_storeu_epi32,
+    _mm512_maskz_loadu_epi32, _mm512_permutex2var_epi32, _mm512_set1_epi32,
+    _mm512_storeu_si512, _mm_cvtsi128_si32,
+};
+
+use super::{
+    stack_filter_portable, Cell, Contradiction, State, BAND, BAND_PEERS, BOARDS, COMPLEX, OTHER,
+    POINTING, SHRINK, SOLO,
+};
+
+/// For board `i`: the lanes of its band's nine boards, and the lanes of the same digit's
+/// boards in the other two bands (bit `j`: board `j`).
+const LANES: [(u32, u32); 27] = {
+    let mut t = [(0u32, 0u32); 27];
+    let mut i = 0;
+    while i < 27 {
+        let b = i / 9;
+        t[i] = (0x1FF << (9 * b), 1 << OTHER[i][0] | 1 << OTHER[i][1]);
+        i += 1;
+    }
+    t
+};
+
+/// Lanes of the high register that hold boards (16..27 and the zero padding board 27).
+const HIGH: u16 = (1 << (BOARDS - 16)) - 1;
+
+/// The boards as two registers: lanes 0..16 and 16..32.
+#[derive(Clone, Copy)]
+struct Boards(__m512i, __m512i);
+
+impl Boards {
+    /// Loads `a` (`BOARDS` words; the lanes beyond are 0).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn load(a: &[u32; BOARDS]) -> Boards {
+        // SAFETY: 16 words from 0, and from 16 only the `BOARDS - 16` that exist (a masked
+        // load touches no other memory); no alignment needed.
+        unsafe {
+            Boards(
+                _mm512_loadu_si512(a.as_ptr().cast()),
+                _mm512_maskz_loadu_epi32(HIGH, a.as_ptr().add(16).cast()),
+            )
+        }
+    }
+
+    /// Stores the `BOARDS` boards into `a`.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn store(self, a: &mut [u32; BOARDS]) {
+        // SAFETY: as in `load`, the same words written.
+        unsafe {
+            _mm512_storeu_si512(a.as_mut_ptr().cast(), self.0);
+            _mm512_mask_storeu_epi32(a.as_mut_ptr().add(16).cast(), HIGH, self.1);
+        }
+    }
+
+    /// Board `i`.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn get(self, i: usize) -> u32 {
+        let at = _mm512_set1_epi32(i as i32);
+        _mm_cvtsi128_si32(_mm512_castsi512_si128(_mm512_permutex2var_epi32(
+            self.0, at, self.1,
+        ))) as u32
+    }
+
+    /// The boards with board `i` (`own`, one bit) replaced by `v`.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn set(self, own: u32, v: u32) -> Boards {
+        let v = _mm512_set1_epi32(v as i32);
+        Boards(
+            _mm512_mask_mov_epi32(self.0, own as u16, v),
+            _mm512_mask_mov_epi32(self.1, (own >> 16) as u16, v),
+        )
+    }
+
+    /// Bit `j` set when board `j` differs from `other`'s.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn differ(self, other: Boards) -> u32 {
+        u32::from(_mm512_cmpneq_epi32_mask(self.0, other.0))
+            | u32::from(_mm512_cmpneq_epi32_mask(self.1, other.1)) << 16
+    }
+}
+
+impl State {
+    /// [`State::propagate`], compiled for AVX-512F with the boards in registers (see the
+    /// module doc). Same result, same branch cell.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F, POPCNT and BMI1 (`is_x86_feature_detected!`).
+    #[target_feature(enable = "avx512f,popcnt,bmi1")]
+    pub(crate) unsafe fn propagate_avx512(
+        &mut self,
+        max_pairs: u32,
+        stacks: bool,
+    ) -> Result<Option<Cell>, Contradiction> {
+        let mut cand = Boards::load(&self.cand);
+        let mut prev = Boards::load(&self.prev);
+        let mut unsolved = self.unsolved;
+        loop {
+            // Settle: `update` on every changed board, as `State::settle` does, but each
+            // round's updates all read the boards as the round found them, so that they do
+            // not wait on each other; what each deduces is a mask, and the round ends by
+            // applying all the masks at once.
+            loop {
+                let mut m = cand.differ(prev);
+                if m == 0 {
+                    break;
+                }
+                let ones = _mm512_set1_epi32(-1);
+                let (mut acc0, mut acc1) = (ones, ones);
+                while m != 0 {
+                    let i = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let a = cand.get(i);
+                    let pattern = usize::from(SHRINK[(a & 0x1FF) as usize])
+                        | usize::from(SHRINK[((a >> 9) & 0x1FF) as usize]) << 3
+                        | usize::from(SHRINK[(a >> 18) as usize & 0x1FF]) << 6;
+                    let a = a & COMPLEX[pattern & 0x1FF];
+                    if a == 0 {
+                        return Err(Contradiction);
+                    }
+                    let keep = POINTING[((a | a >> 9 | a >> 18) & 0x1FF) as usize];
+                    let b = usize::from(OTHER[i][2]);
+                    let solved = u32::from(SOLO[(a & 0x1FF) as usize])
+                        | u32::from(SOLO[((a >> 9) & 0x1FF) as usize]) << 9
+                        | u32::from(SOLO[(a >> 18) as usize & 0x1FF]) << 18;
+                    let new = solved & unsolved[b];
+                    unsolved[b] &= !new;
+                    // The update's mask: the band's other boards lose the placed cells,
+                    // the digit's boards in the other bands keep `keep`, board `i` `a`.
+                    let own = 1u32 << i;
+                    let (band, other) = LANES[i];
+                    let band = band & !own;
+                    let not_new = _mm512_set1_epi32(!new as i32);
+                    let keep = _mm512_set1_epi32(keep as i32);
+                    let a_all = _mm512_set1_epi32(a as i32);
+                    let mask = |band: u16, other: u16, own: u16| {
+                        _mm512_mask_mov_epi32(
+                            _mm512_mask_mov_epi32(
+                                _mm512_mask_mov_epi32(ones, band, not_new),
+                                other,
+                                keep,
+                            ),
+                            own,
+                            a_all,
+                        )
+                    };
+                    acc0 = _mm512_and_si512(acc0, mask(band as u16, other as u16, own as u16));
+                    acc1 = _mm512_and_si512(
+                        acc1,
+                        mask((band >> 16) as u16, (other >> 16) as u16, (own >> 16) as u16),
+                    );
+                    prev = prev.set(own, a);
+                }
+                cand = Boards(
+                    _mm512_and_si512(cand.0, acc0),
+                    _mm512_and_si512(cand.1, acc1),
+                );
+            }
+            if unsolved == [0; 3] {
+                cand.store(&mut self.cand);
+                prev.store(&mut self.prev);
+                self.unsolved = unsolved;
+                return Ok(None);
+            }
+            // Naked singles, as in `State::propagate`, reading the boards from a copy
+            // (each band's boards change only through its own placements below).
+            let mut seen = [0u32; BOARDS];
+            cand.store(&mut seen);
+            let mut placed = false;
+            let mut pairs = [0u32; 3];
+            for (b, pair) in pairs.iter_mut().enumerate() {
+                let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
+                for &x in &seen[9 * b..9 * b + 9] {
+                    r3 |= r2 & x;
+                    r2 |= r1 & x;
+                    r1 |= x;
+                }
+                if r1 != BAND {
+                    return Err(Contradiction);
+                }
+                let singles = r1 & !r2 & unsolved[b];
+                if singles != 0 {
+                    placed = true;
+                    for d in 0..9 {
+                        let i = 9 * b + d;
+                        let mut hits = seen[i] & singles;
+                        if hits == 0 {
+                            continue;
+                        }
+                        // `State::assign` for each hit, on the board's current value.
+                        let mut x = seen[i];
+                        while hits != 0 {
+                            let bit = hits.trailing_zeros();
+                            hits &= hits - 1;
+                            if x & 1 << bit == 0 {
+                                return Err(Contradiction);
+                            }
+                            x &= !BAND_PEERS[bit as usize] | 1 << bit;
+                        }
+                        cand = cand.set(1 << i, x);
+                    }
+                } else {
+                    *pair = r2 & !r3;
+                }
+            }
+            if !placed {
+                cand.store(&mut self.cand);
+                if stacks {
+                    stack_filter_portable(&mut self.cand);
+                    let after = Boards::load(&self.cand);
+                    // After settling, `prev` equals `cand`: any difference is new.
+                    if after.differ(cand) != 0 {
+                        cand = after;
+                        continue;
+                    }
+                }
+                prev.store(&mut self.prev);
+                self.unsolved = unsolved;
+                return Ok(Some(self.branch_cell::<true>(pairs, max_pairs)));
+            }
+        }
+    }
+}
