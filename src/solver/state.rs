@@ -313,6 +313,7 @@ impl State {
             if std::arch::is_x86_feature_detected!("avx512f")
                 && std::arch::is_x86_feature_detected!("popcnt")
                 && std::arch::is_x86_feature_detected!("bmi1")
+                && std::arch::is_x86_feature_detected!("bmi2")
             {
                 // SAFETY: the CPU has the features the copy is compiled for.
                 return unsafe { self.propagate_avx512(max_pairs, stacks) };

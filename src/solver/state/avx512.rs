@@ -13,14 +13,14 @@
 
 use std::arch::x86_64::{
     __m512i, _mm512_and_si512, _mm512_castsi512_si128, _mm512_cmpneq_epi32_mask,
-    _mm512_loadu_si512, _mm512_mask_mov_epi32, _mm512_mask_storeu_epi32,
-    _mm512_maskz_loadu_epi32, _mm512_permutex2var_epi32, _mm512_set1_epi32,
-    _mm512_storeu_si512, _mm_cvtsi128_si32,
+    _mm512_loadu_si512, _mm512_mask_and_epi32, _mm512_mask_mov_epi32, _mm512_mask_storeu_epi32,
+    _mm512_maskz_loadu_epi32, _mm512_permutex2var_epi32, _mm512_set1_epi32, _mm512_storeu_si512,
+    _mm_cvtsi128_si32, _pext_u32,
 };
 
 use super::{
     stack_filter_portable, Cell, Contradiction, State, BAND, BAND_PEERS, BOARDS, COMPLEX, OTHER,
-    POINTING, SHRINK, SOLO,
+    POINTING, SOLO,
 };
 
 /// For board `i`: the lanes of its band's nine boards, and the lanes of the same digit's
@@ -35,6 +35,9 @@ const LANES: [(u32, u32); 27] = {
     }
     t
 };
+
+/// The lowest bit of each of a band's nine minirows.
+const MINIROW_LOW: u32 = 0o111_111_111;
 
 /// Lanes of the high register that hold boards (16..27 and the zero padding board 27).
 const HIGH: u16 = (1 << (BOARDS - 16)) - 1;
@@ -104,8 +107,8 @@ impl State {
     /// module doc). Same result, same branch cell.
     ///
     /// # Safety
-    /// The CPU must have AVX-512F, POPCNT and BMI1 (`is_x86_feature_detected!`).
-    #[target_feature(enable = "avx512f,popcnt,bmi1")]
+    /// The CPU must have AVX-512F, POPCNT, BMI1 and BMI2 (`is_x86_feature_detected!`).
+    #[target_feature(enable = "avx512f,popcnt,bmi1,bmi2")]
     pub(crate) unsafe fn propagate_avx512(
         &mut self,
         max_pairs: u32,
@@ -130,10 +133,11 @@ impl State {
                     let i = m.trailing_zeros() as usize;
                     m &= m - 1;
                     let a = cand.get(i);
-                    let pattern = usize::from(SHRINK[(a & 0x1FF) as usize])
-                        | usize::from(SHRINK[((a >> 9) & 0x1FF) as usize]) << 3
-                        | usize::from(SHRINK[(a >> 18) as usize & 0x1FF]) << 6;
-                    let a = a & COMPLEX[pattern & 0x1FF];
+                    // `SHRINK` of the three rows at once: a minirow's lowest bit says
+                    // whether it holds a candidate; gather the nine (BMI2 `pext`).
+                    let minirows = a | a >> 1 | a >> 2;
+                    let pattern = _pext_u32(minirows, MINIROW_LOW) as usize;
+                    let a = a & COMPLEX[pattern];
                     if a == 0 {
                         return Err(Contradiction);
                     }
@@ -152,21 +156,17 @@ impl State {
                     let not_new = _mm512_set1_epi32(!new as i32);
                     let keep = _mm512_set1_epi32(keep as i32);
                     let a_all = _mm512_set1_epi32(a as i32);
-                    let mask = |band: u16, other: u16, own: u16| {
-                        _mm512_mask_mov_epi32(
-                            _mm512_mask_mov_epi32(
-                                _mm512_mask_mov_epi32(ones, band, not_new),
-                                other,
-                                keep,
-                            ),
-                            own,
-                            a_all,
-                        )
+                    let apply = |acc: __m512i, band: u16, other: u16, own: u16| {
+                        let acc = _mm512_mask_and_epi32(acc, band, acc, not_new);
+                        let acc = _mm512_mask_and_epi32(acc, other, acc, keep);
+                        _mm512_mask_and_epi32(acc, own, acc, a_all)
                     };
-                    acc0 = _mm512_and_si512(acc0, mask(band as u16, other as u16, own as u16));
-                    acc1 = _mm512_and_si512(
+                    acc0 = apply(acc0, band as u16, other as u16, own as u16);
+                    acc1 = apply(
                         acc1,
-                        mask((band >> 16) as u16, (other >> 16) as u16, (own >> 16) as u16),
+                        (band >> 16) as u16,
+                        (other >> 16) as u16,
+                        (own >> 16) as u16,
                     );
                     prev = prev.set(own, a);
                 }
@@ -175,7 +175,8 @@ impl State {
                     _mm512_and_si512(cand.1, acc1),
                 );
             }
-            if unsolved == [0; 3] {
+            // Each word alone (one 8-byte load over two fresh 4-byte stores would wait).
+            if unsolved[0] | unsolved[1] | unsolved[2] == 0 {
                 cand.store(&mut self.cand);
                 prev.store(&mut self.prev);
                 self.unsolved = unsolved;
