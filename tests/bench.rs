@@ -96,6 +96,14 @@ fn sample_bench_exports_consistent_values() {
     assert!(p["rustc"].as_str().unwrap().starts_with("rustc ") || p["rustc"] == "unknown");
     assert!(p["cores"].as_u64().unwrap() >= 1);
     assert!(p["target_features"].is_array());
+    // The propagation copy this CPU runs, as the library reports it, in all three exports.
+    let kernel = sudoku_batch::solver::kernel();
+    assert!(["avx512", "portable"].contains(&kernel));
+    assert_eq!(p["solver_kernel"], kernel);
+    assert!(md.contains(&format!(
+        "- solver propagation: {kernel} (chosen at run time)"
+    )));
+    assert_eq!(csv_row(&rows, 0)["solver_kernel"], kernel);
     assert_eq!(json["settings"]["seed"], 7);
     assert_eq!(json["settings"]["mode"], "unique");
     let input = &json["inputs"][0];

@@ -1,5 +1,5 @@
 //! Where a benchmark number comes from: tool version, git commit, compiler, enabled target
-//! features, CPU, cores, the machine's load average at the start and end of the run, and
+//! features, the solver's propagation copy chosen at run time, CPU, cores, the machine's load average at the start and end of the run, and
 //! the SHA-256 of each input. Every exporter writes this block, so a published number can
 //! be traced to a build, a machine (and how busy it was) and exact input bytes.
 
@@ -18,6 +18,9 @@ pub struct Provenance {
     pub rustc: &'static str,
     /// Target features compiled in, of those the solver can use (`sse4.2`, `popcnt`, `avx2`, `bmi2`).
     pub target_features: Vec<&'static str>,
+    /// The copy of the solver's propagation this CPU runs, chosen at run time:
+    /// `avx512` or `portable` ([`crate::solver::kernel`]).
+    pub solver_kernel: &'static str,
     /// CPU model (from `/proc/cpuinfo` on Linux), or `unknown`.
     pub cpu: String,
     /// Logical cores available to the process.
@@ -103,6 +106,7 @@ impl Provenance {
             git_commit: env!("SUDOKU_BATCH_GIT_COMMIT"),
             rustc: env!("SUDOKU_BATCH_RUSTC_VERSION"),
             target_features: target_features(),
+            solver_kernel: crate::solver::kernel(),
             cpu: cpu_model(),
             cores: available_cores(),
             os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),

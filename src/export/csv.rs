@@ -13,7 +13,7 @@ use crate::bench::provenance::LoadAverage;
 use crate::bench::BenchReport;
 
 /// The CSV header, units in the names.
-pub const CSV_HEADER: [&str; 36] = [
+pub const CSV_HEADER: [&str; 37] = [
     "input",
     "threads",
     "puzzles",
@@ -46,6 +46,7 @@ pub const CSV_HEADER: [&str; 36] = [
     "git_commit",
     "rustc",
     "target_features",
+    "solver_kernel",
     "cpu",
     "cores",
     "load_average_start",
@@ -97,6 +98,7 @@ impl Exporter for CsvExporter {
                 p.git_commit.to_string(),
                 p.rustc.to_string(),
                 p.target_features.join(" "),
+                p.solver_kernel.to_string(),
                 p.cpu.clone(),
                 p.cores.to_string(),
                 load(p.load_average_start),

@@ -62,6 +62,11 @@ impl Exporter for MarkdownExporter {
             p.target_features.join(", ")
         };
         writeln!(s, "- target features: {features}")?;
+        writeln!(
+            s,
+            "- solver propagation: {} (chosen at run time)",
+            p.solver_kernel
+        )?;
         writeln!(s, "- CPU: {} ({} cores), {}", p.cpu, p.cores, p.os)?;
         let load = |l: Option<crate::bench::provenance::LoadAverage>| {
             l.map_or_else(|| "unknown".to_string(), |l| l.to_string())

@@ -5,6 +5,10 @@
 //! solutions up to a limit. Candidates are tried in ascending digit order; the last one of
 //! a cell is placed in the parent state without a copy.
 //!
+//! Propagation runs from a copy that keeps the candidates in AVX-512 registers when the
+//! CPU has it (checked at run time; [`kernel`] says which), else from the portable code;
+//! both give the same guesses and solutions.
+//!
 //! Everything lives on the stack: a `state::State` is `Copy` and each guess works on a
 //! copy, so solving allocates nothing on the heap and is safe to run on any rayon worker.
 
@@ -31,6 +35,18 @@ pub struct Solution {
     /// Found while placing the givens, at no extra cost: a given whose cell a peer given
     /// already ruled out. [`Grid::conflicts`] names the clash.
     pub givens_clash: bool,
+}
+
+/// Which copy of the propagation this CPU runs: `avx512` (the candidate boards held in
+/// AVX-512 registers; the CPU has AVX-512F, POPCNT, BMI1 and BMI2, checked at run time)
+/// or `portable`. Both make the same guesses and find the same solutions; benchmark
+/// reports record it ([`crate::bench::provenance::Provenance::solver_kernel`]).
+pub fn kernel() -> &'static str {
+    if state::avx512_usable() {
+        "avx512"
+    } else {
+        "portable"
+    }
 }
 
 /// After this many guesses in one puzzle, the search is a hard one and propagation does

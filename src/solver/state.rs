@@ -50,6 +50,12 @@
 //!   logic, working along rows, does not see.
 //!
 //! A contradiction is the zero-sized [`Contradiction`], passed up with `?`.
+//!
+//! On a CPU with AVX-512F, POPCNT, BMI1 and BMI2 the search calls a second copy of
+//! [`State::propagate`] (`avx512.rs`, chosen at run time by [`State::propagate_fast`]) that
+//! holds the boards in two vector registers for the whole call, runs each round's updates
+//! on the boards as the round found them and applies their deductions together: the same
+//! rules reach the same fixpoint, so the same guesses follow (tested node by node).
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
@@ -310,11 +316,7 @@ impl State {
     ) -> Result<Option<Cell>, Contradiction> {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("popcnt")
-                && std::arch::is_x86_feature_detected!("bmi1")
-                && std::arch::is_x86_feature_detected!("bmi2")
-            {
+            if avx512_usable() {
                 // SAFETY: the CPU has the features the copy is compiled for.
                 return unsafe { self.propagate_avx512(max_pairs, stacks) };
             }
@@ -488,6 +490,23 @@ impl State {
             out.copy_from_slice(&bytes[..27]);
         }
         g
+    }
+}
+
+/// Whether this CPU runs the AVX-512 copy of the propagation: it has AVX-512F, POPCNT,
+/// BMI1 and BMI2 (checked at run time, cached by the standard library).
+#[inline(always)]
+pub(crate) fn avx512_usable() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 

@@ -254,13 +254,6 @@ mod tests {
     use super::*;
     use crate::grid::parse_cells;
 
-    fn has_features() -> bool {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-    }
-
     /// Propagates `s` both ways and compares the result and the whole state; then does
     /// the same below every candidate of the branch cell, depth first, until `budget`
     /// nodes have been compared. Returns how many ended in a contradiction.
@@ -298,7 +291,7 @@ mod tests {
     /// logic and the pair cap. On a CPU without AVX-512 there is nothing to compare.
     #[test]
     fn avx512_propagation_matches_the_portable_one() {
-        if !has_features() {
+        if !super::super::avx512_usable() {
             eprintln!("skipped: this CPU lacks AVX-512F, POPCNT, BMI1 or BMI2");
             return;
         }
