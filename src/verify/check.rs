@@ -342,6 +342,7 @@ pub fn describe(e: &ParseError, field: &str) -> String {
         }
         ParseError::Conflict(_) | ParseError::Internal(_) => e.to_string(),
         ParseError::BadChar { .. }
+        | ParseError::LengthAndChar { .. }
         | ParseError::BlankInSolution { .. }
         | ParseError::Length { .. }
         | ParseError::Scientific { .. }
