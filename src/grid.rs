@@ -49,6 +49,22 @@ pub enum ParseError {
         /// Extra explanation, e.g. a CSV header read as a row; may be empty.
         hint: &'static str,
     },
+    /// A field far from 81 characters (outside [`BAD_CHAR_WINDOW`]) that also holds a
+    /// character that is neither a digit nor a blank: most likely no puzzle at all (a title,
+    /// a header, a stray line), so the length leads and no cell is named (a 21-character
+    /// title line was once reported as `r1c1: invalid character 'H'`, as if a puzzle).
+    #[error("{found} character{}, expected 81; invalid character {ch:?} (character {column}){hint}", if *found == 1 { "" } else { "s" })]
+    LengthAndChar {
+        /// Characters found (Unicode scalar values, not bytes).
+        found: usize,
+        /// 1-based character column of the first character that is not a cell (within the
+        /// first 81 characters).
+        column: usize,
+        /// That character (U+FFFD where the bytes are not UTF-8).
+        ch: char,
+        /// Extra explanation, e.g. a CSV header read as a row; may be empty.
+        hint: &'static str,
+    },
     /// A blank where a full grid (a solution) was expected.
     #[error("{}: blank {ch:?}, expected a digit 1-9", cell_name(column - 1))]
     BlankInSolution {
@@ -134,7 +150,8 @@ pub fn is_cell_byte(b: u8) -> bool {
 /// # Errors
 /// [`ParseError::Length`] when the field is not 81 characters long, [`ParseError::Scientific`]
 /// for a spreadsheet number such as `4.972E+80`, [`ParseError::BadChar`] naming the first
-/// character that is neither a digit nor a blank.
+/// character that is neither a digit nor a blank, or [`ParseError::LengthAndChar`] with the
+/// length and that character when the length is outside [`BAD_CHAR_WINDOW`].
 pub fn parse_cells(field: &[u8]) -> Result<Grid, ParseError> {
     if field.len() == CELLS {
         let mut g = [0u8; CELLS];
@@ -181,6 +198,13 @@ pub fn parse_solution(field: &[u8]) -> Result<Grid, ParseError> {
     }
 }
 
+/// Field lengths (characters) at which a character that is not a cell leads the diagnosis
+/// ([`ParseError::BadChar`], naming its cell): a puzzle off by at most one row's worth of
+/// cells, such as one in quotes or with a stray character, whose bad character is the thing
+/// to fix. Outside it the field is no puzzle at all and its length leads
+/// ([`ParseError::LengthAndChar`]).
+pub const BAD_CHAR_WINDOW: std::ops::RangeInclusive<usize> = CELLS - 9..=CELLS + 9;
+
 /// Longest field explained character by character. Past it only the length is counted, in
 /// one pass without copying, so a 100 MB line costs no more than reading it (issue 5).
 const DIAGNOSE_MAX_BYTES: usize = 4096;
@@ -211,10 +235,20 @@ fn diagnose(field: &[u8]) -> ParseError {
         .take(CELLS)
         .find(|&(_, ch)| !(ch.is_ascii() && is_cell_byte(ch as u8)))
     {
-        return ParseError::BadChar {
-            column: i + 1,
-            ch,
-            hint: "",
+        let column = i + 1;
+        return if BAD_CHAR_WINDOW.contains(&found) {
+            ParseError::BadChar {
+                column,
+                ch,
+                hint: "",
+            }
+        } else {
+            ParseError::LengthAndChar {
+                found,
+                column,
+                ch,
+                hint: "",
+            }
         };
     }
     let hint = if (70..CELLS).contains(&found) && text.bytes().all(|b| b.is_ascii_digit()) {
@@ -570,6 +604,48 @@ mod tests {
         holed[80] = b'0';
         let e = parse_solution(&holed).unwrap_err();
         assert_eq!(e.to_string(), "r9c9: blank '0', expected a digit 1-9");
+    }
+
+    /// A line far too short (a title, stray text) was reported as `r1c1: invalid character
+    /// 'H' (character 1)`, as if it were a puzzle with a typo; now its length leads, and the
+    /// first bad character is still named. Near 81 characters the bad character leads.
+    #[test]
+    fn a_short_non_puzzle_line_leads_with_its_length() {
+        let e = parse_cells(b"HardestDatabase110626").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "21 characters, expected 81; invalid character 'H' (character 1)"
+        );
+        let e = parse_cells(b"12.x").unwrap_err();
+        assert_eq!(
+            e,
+            ParseError::LengthAndChar {
+                found: 4,
+                column: 4,
+                ch: 'x',
+                hint: ""
+            }
+        );
+        // The edges of the window: a bad character 9 cells off 81 leads, 10 off does not.
+        for (len, leads) in [(71, false), (72, true), (90, true), (91, false)] {
+            let field = format!("x{}", "1".repeat(len - 1));
+            let e = parse_cells(field.as_bytes()).unwrap_err();
+            let want = if leads {
+                ParseError::BadChar {
+                    column: 1,
+                    ch: 'x',
+                    hint: "",
+                }
+            } else {
+                ParseError::LengthAndChar {
+                    found: len,
+                    column: 1,
+                    ch: 'x',
+                    hint: "",
+                }
+            };
+            assert_eq!(e, want, "{len} characters");
+        }
     }
 
     #[test]

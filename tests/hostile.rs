@@ -102,6 +102,11 @@ fn hostile_lines() -> Vec<(Vec<u8>, &'static str)> {
             "invalid character '\u{FF15}'",
         ),
         (b"\x1b[2J\x1b[H".to_vec(), "invalid character '\\u{1b}'"),
+        // Stray text leads with its length, not a cell (the puzzle field ends at the space).
+        (
+            b"garbage line here".to_vec(),
+            "7 characters, expected 81; invalid character 'g' (character 1)",
+        ),
     ]
 }
 

@@ -572,6 +572,41 @@ fn a_csv_header_with_bare_crs_is_refused_by_every_command() {
     assert_eq!(rep["verdicts"]["duplicate"], 1, "{err}");
 }
 
+/// A headerless CSV with CR-only line ends numbered every row line 1: lines were counted
+/// from `\n` bytes alone, while the `csv` crate ends a row at a lone `\r`. A lone CR now
+/// ends a line in the count too, so a bad row on line 3 is named line 3, mapped or
+/// streamed, by `solve` and `verify`, and a CRLF still counts once.
+#[test]
+fn a_headerless_csv_with_cr_only_line_ends_numbers_its_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = format!("x{}", &P[1..]);
+    let rows = [
+        format!("{P},{S}"),
+        format!("{P},{S}"),
+        format!("{bad},{S}"),
+        format!("{P},{S}"),
+    ];
+    for (name, eol) in [("cr.csv", "\r"), ("crlf.csv", "\r\n")] {
+        let f = write(dir.path(), name, &(rows.join(eol) + eol));
+        let path = f.to_str().unwrap();
+        let said = format!("{path}:3: puzzle: r1c1: invalid character 'x' (character 1)");
+        for flags in [&["--no-header"][..], &["--no-header", "--no-mmap"]] {
+            let (code, _, err) = run(&[&["solve", "-q", "-o", "-"][..], flags].concat(), &[&f]);
+            assert_eq!(code, 1, "{name} {flags:?}: {err}");
+            assert_eq!(
+                err.trim_end(),
+                format!("sudoku-batch: {said}"),
+                "{name} {flags:?}"
+            );
+            let (code, rep, err) = verify(&f, flags);
+            assert_eq!(code, 1, "{name} {flags:?}: {err}");
+            assert_eq!(rep["examples"]["puzzle-malformed"][0]["line"], 3, "{err}");
+            assert_eq!(rep["examples"]["duplicate"][0]["line"], 2, "{err}");
+            assert_eq!(rep["examples"]["duplicate"][1]["line"], 4, "{err}");
+        }
+    }
+}
+
 /// Trial 8: `--no-header` on a CSV whose first line is a header made that line a
 /// `puzzle-malformed` row with only `invalid character 'p'`; it now asks whether it is a
 /// header. Only the first row gets the hint (a header repeated further down is no reason to
@@ -593,8 +628,14 @@ fn no_header_on_a_header_says_it_may_be_one() {
         assert_eq!(code, 1, "{err}");
         assert_eq!(rep["verdicts"]["ok"], 1, "{err}");
         assert_eq!(rep["verdicts"]["puzzle-malformed"], 3, "{err}");
+        // `Puzzle` and `puzzle` are 6 characters, far from 81: the length leads.
         let said = |line: u64, why: &str| {
-            format!("{name}:{line}: puzzle-malformed: puzzle: r1c1: invalid character {why} (character 1)")
+            let at = if why == "'x'" {
+                "r1c1: ".to_string()
+            } else {
+                "6 characters, expected 81; ".to_string()
+            };
+            format!("{name}:{line}: puzzle-malformed: puzzle: {at}invalid character {why} (character 1)")
         };
         let lines: Vec<&str> = err
             .lines()

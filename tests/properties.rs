@@ -173,7 +173,7 @@ fn read_everything(bytes: &[u8], opts: &LayoutOptions) {
         }
         for r in &batch {
             assert_eq!(r.record, next, "records numbered from 0 without gaps");
-            // `>=`: the csv crate also ends records at a lone CR, which is not a new line.
+            // `>=`: a record of a quoted field over several lines takes its first line.
             assert!(
                 r.line >= last_line.max(1),
                 "lines never go back: {} after {last_line}",

@@ -325,9 +325,10 @@ fn each_verdict_on_a_broken_kaggle_row() {
     assert_eq!(json["rows"], 11);
     assert_eq!(json["rejected"], 9);
     assert_eq!(json["duplicates"], 5);
-    // solution-malformed, -illegal and -contradicts-clue; the non-unique row's stored grid
-    // is one of its solutions.
-    assert_eq!(json["stored_solutions_wrong"], 3);
+    // solution-illegal and -contradicts-clue; the non-unique row's stored grid is one of
+    // its solutions. The solution-malformed row's was not compared: counted apart.
+    assert_eq!(json["stored_solutions_wrong"], 2);
+    assert_eq!(json["stored_solutions_malformed"], 1);
     let v = &json["verdicts"];
     for (word, n) in [
         ("ok", 1),
@@ -360,7 +361,8 @@ fn each_verdict_on_a_broken_kaggle_row() {
     assert!(json["clues_histogram"][&clues].as_u64().unwrap() >= 3);
     // The summary names each verdict with its lines.
     for part in [
-        "verify: 11 rows: 1 ok, 1 duplicate, 9 rejected; 3 stored solutions wrong",
+        "verify: 11 rows: 1 ok, 1 duplicate, 9 rejected; 2 stored solutions wrong",
+        ", 1 malformed (not compared), ",
         "clue-conflict: 2 (lines 3, 12)",
         "puzzle-malformed: 2 (lines 9, 10)",
         "duplicate: 1 (line 11)",
@@ -472,11 +474,14 @@ fn damaged_and_missing_stored_solutions_are_counted() {
         assert!(!r[3].contains("leading zeros"), "{r:?}");
     }
     assert_eq!(json["verdicts"]["ok"], 3);
-    assert_eq!(json["stored_solutions_compared"], 4);
+    // A malformed solution was read but not compared: it is not among the compared (a
+    // reader of "N compared" trusts that N were compared), and is counted apart.
+    assert_eq!(json["stored_solutions_compared"], 1);
+    assert_eq!(json["stored_solutions_malformed"], 3);
     assert_eq!(json["rows_without_solution"], 2);
-    assert_eq!(json["stored_solutions_wrong"], 3);
+    assert_eq!(json["stored_solutions_wrong"], 0);
     assert!(
-        err.contains("; 4 stored solutions compared, 2 rows had none"),
+        err.contains("; 1 stored solution compared, 3 malformed (not compared), 2 rows had none"),
         "{err}"
     );
 
@@ -547,7 +552,8 @@ fn a_cut_solution_in_a_file_of_pairs_is_malformed() {
         );
     }
     assert_eq!(json["verdicts"]["ok"], 6);
-    assert_eq!(json["stored_solutions_compared"], 7);
+    assert_eq!(json["stored_solutions_compared"], 5);
+    assert_eq!(json["stored_solutions_malformed"], 2);
     assert_eq!(json["rows_without_solution"], 1, "line 4 carries a rating");
     assert!(
         err.contains("pairs_trunc.txt:8: solution-malformed"),

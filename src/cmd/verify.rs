@@ -127,6 +127,7 @@ impl Work for VerifyWork {
             fingerprint: None,
             stored_wrong: false,
             compared: false,
+            stored_malformed: false,
         }
     }
 }
@@ -240,8 +241,10 @@ impl Auditor {
             counts.verdicts.add(verdict);
             counts.stored_solutions_wrong += u64::from(c.stored_wrong);
             counts.stored_solutions_compared += u64::from(c.compared);
+            counts.stored_solutions_malformed += u64::from(c.stored_malformed);
             counts.rows_without_solution += u64::from(!carries);
-            counts.stored_solutions_not_compared += u64::from(carries && !c.compared);
+            counts.stored_solutions_not_compared +=
+                u64::from(carries && !c.compared && !c.stored_malformed);
             let noted = &mut self.solutions_read[input as usize];
             if raw.solution.is_some() && !*noted {
                 *noted = true;
@@ -378,10 +381,14 @@ impl Auditor {
             Some(source) => {
                 // How many rows the "wrong" count is about (trial 5: lines without a
                 // solution passed as `ok`, and "0 wrong" seemed to cover them).
-                let mut without = match c.stored_solutions_not_compared {
+                let mut without = match c.stored_solutions_malformed {
                     0 => String::new(),
-                    n => format!(", {n} not compared (row failed first)"),
+                    n => format!(", {n} malformed (not compared)"),
                 };
+                if c.stored_solutions_not_compared > 0 {
+                    let n = c.stored_solutions_not_compared;
+                    without.push_str(&format!(", {n} not compared (row failed first)"));
+                }
                 if c.rows_without_solution > 0 {
                     let n = c.rows_without_solution;
                     without.push_str(&format!(", {} none", count(n, "row had", "rows had")));

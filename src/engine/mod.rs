@@ -12,7 +12,7 @@
 //! what a panic becomes ([`FromPanic`]).
 //!
 //! [`run`] does the per-input sequence once for every command: number the records across
-//! inputs, show the progress bar, run the [`pipeline`], stop on Ctrl-C
+//! inputs, show the progress bar, run the [`pipeline`](pipeline()), stop on Ctrl-C
 //! ([`crate::interrupt`]) after consuming the finished prefix, check that a memory-mapped
 //! input did not change while it was read ([`Dataset::finish`]), note an input without
 //! records. A command adds no copy of it.

@@ -22,7 +22,7 @@ use sha2::{Digest, Sha256};
 use super::layout::Layout;
 use super::range::boundary;
 use super::reader::Cursor;
-use super::record::{count_newlines, MAX_LINE};
+use super::record::MAX_LINE;
 use super::source::Stream;
 
 /// Bytes a block holds at least (unless the input ends first), and read at a time.
@@ -240,7 +240,7 @@ impl Blocks {
         let from = self.buf_pos(from);
         if pos < from {
             let (skip_to, records) = boundary(block, layout, pos, from.min(block.len()));
-            cursor.skip(count_newlines(&block[pos..skip_to]), records);
+            cursor.skip(block, pos..skip_to, records);
             cursor.set_pos(skip_to);
         }
         let to = self.buf_pos(to);

@@ -274,8 +274,11 @@ impl CsvColumns {
                 .ok_or(ParseError::MissingField { column: i + 1 })
         };
         let mut puzzle = field(self.puzzle).and_then(parse_cells);
-        if let (true, Ok(name), Err(ParseError::BadChar { hint, .. })) =
-            (first, field(self.puzzle), &mut puzzle)
+        if let (
+            true,
+            Ok(name),
+            Err(ParseError::BadChar { hint, .. } | ParseError::LengthAndChar { hint, .. }),
+        ) = (first, field(self.puzzle), &mut puzzle)
         {
             if PUZZLE_NAMES
                 .iter()

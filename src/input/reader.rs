@@ -7,13 +7,15 @@
 //! memory map of a file is one block; a stream is read in bounded blocks cut at line ends
 //! (see [`super::source`]).
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use super::chunk::{CsvColumns, LineParser, RawChunk, Row};
 use super::jsonl::JsonColumns;
 use super::layout::Layout;
 use super::record::{
-    count_newlines, data_line, is_csv_data_line, quote_left_open, split_fields, MAX_LINE,
+    count_csv_line_ends, count_newlines, data_line, is_csv_data_line, quote_left_open,
+    split_fields, MAX_LINE,
 };
 use crate::grid::ParseError;
 
@@ -125,16 +127,17 @@ impl Cursor {
         }
     }
 
-    /// Counts `lines` physical lines and `records` records as passed without reading them
-    /// (the part of a stream before a shard).
-    pub(crate) fn skip(&mut self, lines: u64, records: u64) {
+    /// Counts the physical lines of `block[skipped]` and `records` records as passed without
+    /// reading them (the part of a stream before a shard): lines end at `\n`, and in a CSV at
+    /// a lone `\r` too, as the reader counts them.
+    pub(crate) fn skip(&mut self, block: &[u8], skipped: Range<usize>, records: u64) {
         match self {
             Cursor::Lines(c) => {
-                c.line += lines;
+                c.line += count_newlines(&block[skipped]);
                 c.record += records;
             }
             Cursor::Csv(c) => {
-                c.line += lines;
+                c.line += count_csv_line_ends(block, skipped);
                 c.record += records;
                 c.first &= records == 0;
             }
@@ -194,8 +197,8 @@ impl LineCursor {
 /// the engine's read lock ([`super::chunk`]).
 pub(crate) struct CsvCursor {
     pos: usize,
-    /// 1-based line that starts at `pos` (counted here from newline bytes, since the csv
-    /// crate's own count does not fit CRLF).
+    /// 1-based line that starts at `pos` (counted here from line ends, a lone `\r` included
+    /// as the crate ends rows there, since the csv crate's own count does not fit CRLF).
     line: u64,
     record: u64,
     columns: Arc<CsvColumns>,
@@ -269,6 +272,12 @@ impl CsvCursor {
         let mut rec = out.spare();
         // A byte offset in `body` and the 1-based line that starts there.
         let mut line_at = (0u64, self.line);
+        // Line ends in `body[a..b]` (none when out of order or past its end), looking at
+        // the block after it for the `\n` of a CRLF.
+        let lines_in = |a: u64, b: u64| {
+            let (a, b) = ((a as usize).min(body.len()), (b as usize).min(body.len()));
+            count_csv_line_ends(block, start + a..start + b.max(a))
+        };
         let mut resync = None;
         while out.len() < max && rdr.read_byte_record(&mut rec)? {
             // The csv crate may place a record's start on the `\n` of the previous CRLF, or
@@ -284,8 +293,7 @@ impl CsvCursor {
                     _ => break,
                 }
             }
-            let skipped = body.get(line_at.0 as usize..at as usize).unwrap_or(&[]);
-            line_at = (at, line_at.1 + count_newlines(skipped));
+            line_at = (at, line_at.1 + lines_in(line_at.0, at));
             let end = (rdr.position().byte() as usize).min(body.len());
             let row = body.get(at as usize..end).unwrap_or(&[]);
             let row = row.strip_suffix(b"\n").unwrap_or(row);
@@ -332,10 +340,7 @@ impl CsvCursor {
             Some(next) => next.min(body.len()),
             None => rdr.position().byte().min(body.len() as u64) as usize,
         };
-        let tail = body
-            .get((line_at.0 as usize).min(used)..used)
-            .unwrap_or(&[]);
-        self.line = line_at.1 + count_newlines(tail);
+        self.line = line_at.1 + lines_in(line_at.0.min(used as u64), used as u64);
         self.pos = start + used;
         Ok(resync.is_some())
     }

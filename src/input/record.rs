@@ -22,6 +22,8 @@
 //!   `invalid` with [`ParseError::LineTooLong`]. A stream keeps only those bytes of it, so one
 //!   huge line cannot grow a block without limit, and a map reads it the same way.
 
+use std::ops::Range;
+
 use crate::grid::{is_cell_byte, ParseError};
 
 /// Bytes of a physical line (without its `\n`) beyond which the line is not read: 4 MiB,
@@ -217,4 +219,37 @@ pub(crate) fn spanning_lines(e: ParseError, rec: &csv::ByteRecord) -> ParseError
 /// `\n` bytes in `bytes`.
 pub(crate) fn count_newlines(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'\n', bytes).count() as u64
+}
+
+/// Line ends of a CSV in `text[range]`: each `\n`, and each `\r` not followed by `\n` in
+/// `text` (a lone CR, as classic Mac OS ends lines), which the `csv` crate ends a row at
+/// too. Looking past `range` for the `\n` counts a CRLF once when `range` ends between its
+/// two bytes (the crate may end a record there). A lines input has no such rule: there a
+/// lone CR is no line end (see `grid::BARE_CR_FIX`).
+///
+/// # Panics
+/// When `range` is not within `text`.
+pub(crate) fn count_csv_line_ends(text: &[u8], range: Range<usize>) -> u64 {
+    let part = &text[range.clone()];
+    let lone_crs = memchr::memchr_iter(b'\r', part)
+        .filter(|&i| text.get(range.start + i + 1) != Some(&b'\n'))
+        .count();
+    count_newlines(part) + lone_crs as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A lone CR ends a CSV line; a CRLF counts once, even when cut between its bytes.
+    #[test]
+    fn csv_line_ends_count_lone_crs_and_crlf_once() {
+        let text = b"a\rb\r\nc\nd\r";
+        assert_eq!(count_csv_line_ends(text, 0..text.len()), 4);
+        assert_eq!(count_newlines(text), 2);
+        // Cut after the CRLF's `\r`: the `\r` is not lone, the `\n` after the cut counts.
+        assert_eq!(count_csv_line_ends(text, 0..4), 1);
+        assert_eq!(count_csv_line_ends(text, 4..text.len()), 3);
+        assert_eq!(count_csv_line_ends(text, 3..3), 0);
+    }
 }

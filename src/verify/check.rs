@@ -148,13 +148,18 @@ pub struct Checked {
     pub guesses: u32,
     /// 128-bit xxh3 hash of the puzzle's 81 cells with blanks as 0, when it parsed.
     pub fingerprint: Option<u128>,
-    /// The stored solution is wrong: a `solution-*` verdict, or a non-unique puzzle whose
-    /// stored grid is none of its solutions. A non-unique puzzle whose stored grid is one
-    /// of its solutions is not a mismatch.
+    /// The stored solution was compared and is wrong: a `solution-*` verdict other than
+    /// `solution-malformed`, or a non-unique puzzle whose stored grid is none of its
+    /// solutions. A non-unique puzzle whose stored grid is one of its solutions is not a
+    /// mismatch.
     pub stored_wrong: bool,
-    /// The row's stored solution was compared with the puzzle (or found malformed): false
-    /// without one, or when the puzzle failed first (malformed, clashing, no solution).
+    /// The row's stored solution was read and compared with the puzzle: false without one,
+    /// when it is malformed (see `stored_malformed`), or when the puzzle failed first
+    /// (malformed, clashing, no solution).
     pub compared: bool,
+    /// The row's stored solution would have been compared but is malformed (not 81 digits
+    /// 1-9), so it was not: never true with `compared`.
+    pub stored_malformed: bool,
 }
 
 /// Runs every check on `raw`, counting solutions up to `limit` (at least 2).
@@ -167,6 +172,7 @@ pub fn check_record(raw: &RawRecord, limit: u32, names: &FieldNames) -> Checked 
         fingerprint: None,
         stored_wrong: false,
         compared: false,
+        stored_malformed: false,
     };
     let puzzle = match &raw.puzzle {
         Ok(p) => p,
@@ -184,7 +190,9 @@ pub fn check_record(raw: &RawRecord, limit: u32, names: &FieldNames) -> Checked 
     }
     out.guesses = found.guesses;
     let stored = raw.solution.as_ref();
-    out.compared = stored.is_some() && found.count > 0;
+    let reached = found.count > 0;
+    out.compared = reached && matches!(stored, Some(Ok(_)));
+    out.stored_malformed = reached && matches!(stored, Some(Err(_)));
     match found.count {
         0 => {
             let d = format!("no grid completes the {} givens", puzzle.clues());
@@ -206,7 +214,7 @@ pub fn check_record(raw: &RawRecord, limit: u32, names: &FieldNames) -> Checked 
             match stored.map(|s| judge_stored(puzzle, s, None, names)) {
                 Some(None) => d.push_str("; the stored solution is one of them"),
                 Some(Some((v, why))) => {
-                    out.stored_wrong = true;
+                    out.stored_wrong = out.compared;
                     d.push_str(&format!(
                         "; the stored solution is also {}: {why}",
                         v.as_str()
@@ -221,7 +229,7 @@ pub fn check_record(raw: &RawRecord, limit: u32, names: &FieldNames) -> Checked 
 
 impl Checked {
     fn with(mut self, verdict: Verdict, detail: String) -> Checked {
-        self.stored_wrong |= verdict.is_stored_solution_problem();
+        self.stored_wrong |= self.compared && verdict.is_stored_solution_problem();
         self.verdict = verdict;
         self.detail = Some(detail);
         self
@@ -342,6 +350,7 @@ pub fn describe(e: &ParseError, field: &str) -> String {
         }
         ParseError::Conflict(_) | ParseError::Internal(_) => e.to_string(),
         ParseError::BadChar { .. }
+        | ParseError::LengthAndChar { .. }
         | ParseError::BlankInSolution { .. }
         | ParseError::Length { .. }
         | ParseError::Scientific { .. }

@@ -234,15 +234,24 @@ pub struct VerifyCounts {
     /// report written before it was named.
     #[serde(default)]
     pub duplicates_within: String,
-    /// Rows whose stored solution is wrong: the `solution-*` verdicts, plus non-unique
-    /// puzzles whose stored grid is none of their solutions. A non-unique puzzle with a
-    /// valid stored solution is rejected (`multiple-solutions`) but not counted here.
+    /// Rows whose stored solution was compared and is wrong: the `solution-*` verdicts but
+    /// `solution-malformed`, plus non-unique puzzles whose stored grid is none of their
+    /// solutions. A non-unique puzzle with a valid stored solution is rejected
+    /// (`multiple-solutions`) but not counted here. (Reports written before
+    /// `stored_solutions_malformed` count the malformed here too.)
     pub stored_solutions_wrong: u64,
-    /// Rows whose stored solution was compared with the puzzle (or found malformed): not
-    /// those without one, nor those whose puzzle failed first (malformed, clashing, no
-    /// solution). `stored_solutions_wrong` is out of these.
+    /// Rows whose stored solution was read and compared with the puzzle: not those without
+    /// one, nor the malformed ones, nor those whose puzzle failed first (malformed,
+    /// clashing, no solution). `stored_solutions_wrong` is out of these. (Reports written
+    /// before `stored_solutions_malformed` count the malformed here too.)
     #[serde(default)]
     pub stored_solutions_compared: u64,
+    /// Rows whose stored solution would have been compared but is malformed (not 81
+    /// digits 1-9: the `solution-malformed` verdicts, and non-unique puzzles whose stored
+    /// grid is malformed), so it was not compared. 0 in a report written before it was
+    /// counted apart.
+    #[serde(default)]
+    pub stored_solutions_malformed: u64,
     /// Rows that carried no stored solution (a lines row with no solution field after the
     /// puzzle, a JSON Lines row without the key or with `null`, an empty or blank CSV
     /// field): only their puzzle was checked.
@@ -284,6 +293,7 @@ impl AddAssign<&VerifyCounts> for VerifyCounts {
         self.duplicates += other.duplicates;
         self.stored_solutions_wrong += other.stored_solutions_wrong;
         self.stored_solutions_compared += other.stored_solutions_compared;
+        self.stored_solutions_malformed += other.stored_solutions_malformed;
         self.rows_without_solution += other.rows_without_solution;
         self.stored_solutions_not_compared += other.stored_solutions_not_compared;
         if let Some(theirs) = &other.solution_source {
@@ -320,7 +330,7 @@ impl Counts for VerifyCounts {
     }
 
     /// `rows` is the sum of the verdicts, and of the rows whose stored solution was
-    /// compared, not compared, or absent; `rejected` is the rejecting verdicts'; the
+    /// compared, malformed, not compared, or absent; `rejected` is the rejecting verdicts'; the
     /// `duplicate` verdicts are among the `duplicates`, the wrong stored solutions among
     /// the compared, and neither histogram holds more rows than `rows`.
     fn inconsistency(&self) -> Option<String> {
@@ -352,6 +362,10 @@ impl Counts for VerifyCounts {
                     "the stored-solution counts",
                     &[
                         ("stored_solutions_compared", self.stored_solutions_compared),
+                        (
+                            "stored_solutions_malformed",
+                            self.stored_solutions_malformed,
+                        ),
                         (
                             "stored_solutions_not_compared",
                             self.stored_solutions_not_compared,
@@ -472,6 +486,44 @@ mod tests {
             e(|b| b.clues_histogram.0[17] = 1),
             "the clues_histogram total is 4, more than rows (3)"
         );
+        assert!(e(|b| b.stored_solutions_malformed = 1)
+            .starts_with("rows is 3 but the stored-solution counts add up to 4"));
+    }
+
+    /// Malformed stored solutions were counted among the compared; they are counted apart
+    /// now. A report written before reads with none counted apart and still adds up, and a
+    /// merge sums them.
+    #[test]
+    fn malformed_stored_solutions_are_counted_apart_read_and_merged() {
+        let mut old = VerifyCounts {
+            rows: 2,
+            stored_solutions_compared: 2,
+            stored_solutions_wrong: 1,
+            ..VerifyCounts::default()
+        };
+        old.verdicts.add(Verdict::Ok);
+        old.verdicts.add(Verdict::SolutionMalformed);
+        old.finish(1.0);
+        let mut json = serde_json::to_value(&old).unwrap();
+        json.as_object_mut()
+            .unwrap()
+            .remove("stored_solutions_malformed")
+            .expect("written");
+        let read: VerifyCounts = serde_json::from_value(json).unwrap();
+        assert_eq!(read.stored_solutions_malformed, 0);
+        assert_eq!(read.inconsistency(), None);
+        let mut new = old.clone();
+        new.stored_solutions_compared = 1;
+        new.stored_solutions_malformed = 1;
+        new.stored_solutions_wrong = 0;
+        assert_eq!(new.inconsistency(), None);
+        let mut merged = read;
+        merged += &new;
+        merged += &new;
+        merged.finish(1.0);
+        assert_eq!(merged.stored_solutions_malformed, 2);
+        assert_eq!(merged.stored_solutions_compared, 4);
+        assert_eq!(merged.inconsistency(), None);
     }
 
     #[test]
