@@ -118,6 +118,19 @@ impl Boards {
         }
     }
 
+    /// All 32 lanes (boards, then zeros).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn lanes(self) -> [u32; 32] {
+        let mut all = [0u32; 32];
+        // SAFETY: two 64-byte stores into the 128 bytes of `all`.
+        unsafe {
+            _mm512_storeu_si512(all.as_mut_ptr().cast(), self.0);
+            _mm512_storeu_si512(all.as_mut_ptr().add(16).cast(), self.1);
+        }
+        all
+    }
+
     /// Board `i`.
     #[target_feature(enable = "avx512f")]
     #[inline]
@@ -226,8 +239,9 @@ impl State {
             }
             // Naked singles, as in `State::propagate`, reading the boards from a copy
             // (each band's boards change only through its own placements below).
-            let mut seen = [0u32; BOARDS];
-            cand.store(&mut seen);
+            // All 32 lanes, unmasked: a load from a masked store waits for it to reach the
+            // cache, where one from a plain store takes its value from the store buffer.
+            let seen = cand.lanes();
             let mut placed = false;
             let mut pairs = [0u32; 3];
             for (b, pair) in pairs.iter_mut().enumerate() {
