@@ -11,9 +11,20 @@
 //! A second signal exits at once with 130: that is the way out of a run blocked on a
 //! terminal or a pipe that never ends. Its temporary files (`.sudoku-batch-*.tmp` beside
 //! each output) are then left behind and no output is renamed into place.
+//!
+//! A repeat that arrives within [`REPEAT_GRACE`] of the first signal is ignored: GNU
+//! `timeout` (and schedulers or wrappers that signal both the process and its group)
+//! sends the same signal twice within microseconds, and treating that as "the user means
+//! it" threw away every output of such a run by luck of timing (trial 10, finding 2).
+//! A person's second Ctrl-C comes later than that.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// How long after the first signal a repeat is taken as the same request (1 second):
+/// `timeout`'s second `kill` to the process group, not a second Ctrl-C.
+pub const REPEAT_GRACE: Duration = Duration::from_secs(1);
 
 /// Set by the first signal: workers take no new record, the finished prefix is consumed,
 /// then the run stops (see [`crate::engine`]).
@@ -27,8 +38,15 @@ pub fn install_handler() -> Result<(), String> {
     static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
     INSTALLED
         .get_or_init(|| {
+            // The handler runs on ctrlc's one thread, one signal at a time, so the
+            // first signal's time is set before any repeat is looked at.
+            static FIRST: OnceLock<Instant> = OnceLock::new();
             ctrlc::set_handler(|| {
+                let first = *FIRST.get_or_init(Instant::now);
                 if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                    if first.elapsed() < REPEAT_GRACE {
+                        return; // the same request sent twice (`timeout`), not a second Ctrl-C
+                    }
                     // Second Ctrl-C: the user means it. Runs on ctrlc's own thread. Clear
                     // the progress bar's line first, so no fragment of it is left.
                     if std::io::IsTerminal::is_terminal(&std::io::stderr()) {

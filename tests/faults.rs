@@ -186,11 +186,21 @@ fn closed_stdout_ends_quietly_for_lines_csv_and_stats() {
 #[test]
 fn sigint_and_sigterm_keep_the_finished_prefix_and_report_it() {
     for signal in ["-INT", "-TERM"] {
-        interrupted_run_keeps_the_finished_prefix(signal);
+        interrupted_run_keeps_the_finished_prefix(signal, 1);
     }
 }
 
-fn interrupted_run_keeps_the_finished_prefix(signal: &str) {
+/// Trial 10, finding 2: GNU `timeout` sends its signal twice within microseconds (to the
+/// process, then to its group). That repeat is the same request, not a second Ctrl-C: the
+/// finished prefix must still be committed and no temporary left behind.
+#[test]
+fn trial10_signal_sent_twice_at_once_like_timeout_still_commits_the_prefix() {
+    interrupted_run_keeps_the_finished_prefix("-INT", 2);
+}
+
+/// Runs `solve` on a large input, sends `signal` `times` times in one `kill` call, and
+/// checks the committed outputs hold exactly the finished prefix.
+fn interrupted_run_keeps_the_finished_prefix(signal: &str, times: usize) {
     let dir = tempfile::tempdir().unwrap();
     let n = 400_000;
     let input = write_input(dir.path(), "in.txt", &format!("{HARD}\n").repeat(n));
@@ -218,8 +228,10 @@ fn interrupted_run_keeps_the_finished_prefix(signal: &str) {
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(300));
+    let pid = child.id().to_string();
     let sent = Command::new("kill")
-        .args([signal, &child.id().to_string()])
+        .arg(signal)
+        .args(std::iter::repeat_n(&pid, times))
         .status()
         .unwrap();
     assert!(sent.success());
