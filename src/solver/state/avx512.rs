@@ -70,7 +70,7 @@ const ROW_TOP: u32 = 1 << 8 | 1 << 17 | 1 << 26;
 const ROW_LOW: u32 = 1 | 1 << 9 | 1 << 18;
 
 /// The cells of `a` (a band board whose three rows are not empty) that are the only cell of
-/// their row, as [`SOLO`] gives them row by row, with no table: `a & (a - ROW_LOW)` clears
+/// their row, as [`super::SOLO`] gives them row by row, with no table: `a & (a - ROW_LOW)` clears
 /// each row's lowest cell (no row is empty, so nothing borrows across rows), leaving 0
 /// exactly in the rows with one cell; adding 0xFF to each row's low eight bits carries into
 /// its ninth when they are not 0, which flags the rows that are not 0, and one
