@@ -158,14 +158,14 @@ fn sample_bench_exports_consistent_values() {
 }
 
 #[test]
-fn same_seed_same_puzzles_and_first_mode_never_counts_multiple() {
+fn same_seed_same_puzzles_and_first_mode_does_not_count_multiple() {
     let sample = Path::new(SAMPLE);
     let (_, a, _, _) = bench(&["-j", "1", "--seed", "3", "--first"], sample);
     let (_, b, _, _) = bench(&["-j", "1", "--seed", "3", "--first"], sample);
     assert_eq!(a["settings"]["mode"], "first");
     let g = |v: &serde_json::Value| v["results"][0]["guesses_per_puzzle"].clone();
     assert_eq!(g(&a), g(&b));
-    assert_eq!(a["results"][0]["multiple"], 0);
+    assert_eq!(a["results"][0]["multiple"], serde_json::Value::Null);
 }
 
 #[test]
@@ -527,11 +527,24 @@ fn status_words_match_solve() {
         (r["solved"].as_u64(), r["multiple"].as_u64()),
         (Some(1), Some(1))
     );
-    let (_, first, _, _) = bench(&["-j", "1", "--first"], &input);
+    // Trial 10, finding 6: `--first` looks for no second solution, so `multiple` is
+    // not 0 but unknown: `null` in JSON and empty in CSV, as `solve --first` reports it.
+    let (_, first, csv, _) = bench(&["-j", "1", "--first"], &input);
     let r = &first["results"][0];
     assert_eq!(
-        (r["solved"].as_u64(), r["multiple"].as_u64()),
-        (Some(2), Some(0))
+        (r["solved"].as_u64(), &r["multiple"]),
+        (Some(2), &serde_json::Value::Null)
+    );
+    let row = csv_row(&csv, 0);
+    assert_eq!(
+        (row["solved"].as_str(), row["multiple"].as_str()),
+        ("2", "")
+    );
+    let (_, _, csv, _) = bench(&["-j", "1"], &input);
+    let row = csv_row(&csv, 0);
+    assert_eq!(
+        (row["solved"].as_str(), row["multiple"].as_str()),
+        ("1", "1")
     );
 }
 

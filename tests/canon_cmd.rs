@@ -441,6 +441,48 @@ fn dedup_and_canon_rows_on_json_lines_keep_the_header_width() {
     );
 }
 
+/// Trial 10, finding 3: `dedup` on a lines file wrote each kept record as its puzzle field
+/// (and stored solution), dropping ratings, hashes and labels, where a CSV row is kept whole.
+/// A kept line is now written as read, without blanks at its ends and with a `\n` ending;
+/// copies (blank symbols and text around the puzzle aside) are still dropped, an invalid
+/// line still kept.
+#[test]
+fn dedup_keeps_a_lines_records_whole_line() {
+    let zeros = common::P.replace('.', "0");
+    // Another puzzle: P with its first given blanked.
+    let other = common::P.replacen('5', ".", 1);
+    let third = common::P.replacen('8', ".", 1);
+    let s = common::S;
+    let lines = [
+        (format!("{} ED=10.3/10.3/9.8\r", common::P), true),
+        ("# a comment".to_string(), false),
+        (format!("  {zeros},{s},copy  "), false),
+        (format!("{other}:1:{s}\t# hash 3f2a"), true),
+        (other.clone(), false),
+        ("123 short".to_string(), true),
+        (format!("\t{third},{s},label,\"q\"  "), true),
+    ];
+    let text: String = lines.iter().map(|(l, _)| format!("{l}\n")).collect();
+    let want: String = lines
+        .iter()
+        .filter(|(_, kept)| *kept)
+        .map(|(l, _)| format!("{}\n", l.trim()))
+        .collect();
+    assert!(want.starts_with(&format!("{} ED=10.3/10.3/9.8\n", common::P)));
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("rated.txt");
+    std::fs::write(&input, text).unwrap();
+    for read in [&[][..], &["--no-mmap"][..]] {
+        let out = bin()
+            .args(["dedup", "-q", "-o", "-"])
+            .args(read)
+            .arg(&input)
+            .assert()
+            .code(1);
+        assert_eq!(String::from_utf8_lossy(&out.get_output().stdout), want);
+    }
+}
+
 /// Trial 4, problem 1: `dedup t.parquet -o kept.parquet` (or `.npz`, `.jsonl`) wrote CSV
 /// under that name, exit 0, also in a build without the `parquet` feature. dedup writes the
 /// records as read, so such a name is refused (exit 2, one line, nothing written) for `-o`

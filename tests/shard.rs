@@ -403,6 +403,48 @@ fn a_missing_shard_is_refused_by_name_unless_partial_which_the_report_records() 
     assert!(!again.exists());
 }
 
+/// Trial 10, finding 1: a shard stopped by SIGINT or SIGTERM (a Slurm time limit) merged
+/// into `merged 4 solve reports (shards 1/4 to 4/4)`, `"partial": false`. It is refused like
+/// a missing shard, and `--partial` names it in the report and on stderr.
+#[test]
+fn trial10_an_interrupted_shard_is_refused_unless_partial_which_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = Path::new(SAMPLE);
+    let reports: Vec<PathBuf> = ["1/3", "2/3", "3/3"]
+        .iter()
+        .enumerate()
+        .map(|(i, s)| solve(dir.path(), sample, Some(s), &format!("s{}", i + 1)).report)
+        .collect();
+    // The report of a run stopped by a signal: counts of the finished prefix, flagged.
+    let mut cut = json(&reports[1]);
+    cut["interrupted"] = serde_json::Value::Bool(true);
+    fs::write(&reports[1], serde_json::to_string_pretty(&cut).unwrap()).unwrap();
+    let out = dir.path().join("m.json");
+    let err = refusal(merge(&out, &reports));
+    let want = format!(
+        "sudoku-batch: error: {}: shard 2/3 was interrupted after {} records",
+        reports[1].display(),
+        cut["records"]
+    );
+    assert!(err.starts_with(&want), "{err}");
+    assert!(!out.exists());
+    let a = bin()
+        .args(["report", "merge", "--partial"])
+        .arg(&out)
+        .args(&reports)
+        .assert()
+        .code(0);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(
+        err.contains(", partial: shard 2/3 interrupted (counts cover only the finished prefix)"),
+        "{err}"
+    );
+    let m = json(&out);
+    assert_eq!(m["partial"], true);
+    assert_eq!(m["interrupted_shards"], serde_json::json!(["2/3"]));
+    assert_eq!(m["missing_shards"], serde_json::json!([]));
+}
+
 /// Trial 7: a shard report edited so that `records` was 5 above its status counts merged
 /// into "45 records", exit 0. A report whose counts do not add up is refused by name, for
 /// solve (records against statuses) and verify (rows against verdicts) alike.

@@ -137,9 +137,10 @@ pub struct BenchRow {
     /// Puzzles of a pass with exactly one solution (in `first` mode: with a solution), as
     /// `solve`'s `solved`.
     pub solved: u64,
-    /// Puzzles of a pass with two or more solutions (always 0 in `first` mode), as `solve`'s
-    /// `multiple`: not counted in `solved`.
-    pub multiple: u64,
+    /// Puzzles of a pass with two or more solutions, as `solve`'s `multiple`: not counted
+    /// in `solved`. `None` (JSON `null`, empty in CSV) in `first` mode, where no second
+    /// solution is looked for, as `solve --first` reports it (trial 10, finding 6).
+    pub multiple: Option<u64>,
     /// Puzzles of a pass without a solution.
     pub unsolvable: u64,
     /// Solutions that failed validation, over all passes (0 unless the solver is wrong).
@@ -282,7 +283,7 @@ pub fn measure(
         puzzles: puzzles.len() as u64,
         passes,
         solved: check.solved,
-        multiple: check.multiple,
+        multiple: (cfg.limit > 1).then_some(check.multiple),
         unsolvable: check.unsolvable,
         validation_failures: check.failures,
         wall_s: secs,
@@ -375,7 +376,7 @@ mod tests {
             puzzles: 0,
             passes: 0,
             solved: 0,
-            multiple: 0,
+            multiple: Some(0),
             unsolvable: 0,
             validation_failures: 0,
             wall_s: 0.0,

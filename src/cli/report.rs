@@ -19,8 +19,9 @@ pub enum ReportCommand {
         /// runs of different inputs, all of `solve` or all of `verify`.
         #[arg(value_name = "IN.json", required = true)]
         inputs: Vec<String>,
-        /// Merge a set of shards that lacks some; the merged report says `"partial": true`
-        /// and lists `missing_shards`.
+        /// Merge a set of shards that lacks some, or holds one whose run was interrupted;
+        /// the merged report says `"partial": true` and lists `missing_shards` and
+        /// `interrupted_shards`.
         #[arg(long)]
         partial: bool,
     },

@@ -3,7 +3,7 @@
 //! Exact: two records are the same puzzle when their parsed grids are equal (so blank
 //! symbols and the text around the puzzle do not count). `--iso`: when their minlex forms
 //! are equal. Kept records are written in the input's layout: CSV rows as read, lines as
-//! their puzzle field (and stored-solution field after a comma, when the line has one).
+//! read (ratings, hashes and labels after the puzzle included).
 //! Records that are not puzzles are kept and counted as invalid (exit 1, as `solve`).
 //!
 //! # Memory and collisions

@@ -33,7 +33,7 @@ pub enum Merged {
 
 impl Merged {
     /// One line for standard error: how many reports of which command were merged, the
-    /// records they hold (in the command's word, [`Counts::NOUN`]: `rows` for `verify`), a partial set's missing shards, and where the report went, e.g.
+    /// records they hold (in the command's word, [`Counts::NOUN`]: `rows` for `verify`), a partial set's missing and interrupted shards, and where the report went, e.g.
     /// `merged 4 solve reports (shards 1/4 to 4/4): 1000000 records -> report.json`.
     pub fn summary(&self, output: &str) -> String {
         let (header, records) = match self {
@@ -46,10 +46,9 @@ impl Merged {
             (Some(a), _) => format!(" (shard {a})"),
             _ => String::new(),
         };
-        let missing = if header.partial {
-            format!(", partial: missing {}", header.missing_shards.join(", "))
-        } else {
-            String::new()
+        let missing = match header.partial {
+            true => format!(", partial: {}", partial_why(header)),
+            false => String::new(),
         };
         let cmd = &header.command;
         let n = header.merged_from.len() as u64;
@@ -78,6 +77,24 @@ impl Merged {
             header.records_per_s_wall_sum
         )
     }
+}
+
+/// Why a merge is partial, in words: `missing 3/4`, `shard 2/4 interrupted (counts cover
+/// only its finished prefix)`, or both joined by `; `.
+fn partial_why(header: &report::Header) -> String {
+    let mut why = Vec::new();
+    if !header.missing_shards.is_empty() {
+        why.push(format!("missing {}", header.missing_shards.join(", ")));
+    }
+    let cut = &header.interrupted_shards;
+    if !cut.is_empty() {
+        let s = if cut.len() == 1 { "" } else { "s" };
+        why.push(format!(
+            "shard{s} {} interrupted (counts cover only the finished prefix)",
+            cut.join(", ")
+        ));
+    }
+    why.join("; ")
 }
 
 /// One report file, parsed as far as its header says what it is.

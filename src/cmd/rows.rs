@@ -1,6 +1,6 @@
 //! Output in the input's layout, for `canon` and `dedup`: CSV rows as read (separated by
 //! the input's delimiter; a ragged one cut or padded to the header's width), optionally with
-//! one added column; lines as the added value, or as the record's own text.
+//! one added column; lines as the added value, or as the record's own line.
 
 use std::io::Write;
 
@@ -71,9 +71,9 @@ impl RowWriter {
         })
     }
 
-    /// Writes `raw`, with `value` in the added column. Lines written as they are hold the
-    /// puzzle field, then the stored-solution field after a comma when the line has one
-    /// (the records must have been read with `keep_text`).
+    /// Writes `raw`, with `value` in the added column. Lines written as they are are the
+    /// record's line as read, without blanks at its ends and ended by `\n` (the records
+    /// must have been read with `keep_text`).
     pub(crate) fn write(&mut self, raw: &RawRecord, value: &[u8]) -> Result<()> {
         let fields = raw.fields.as_ref();
         match self {
@@ -89,12 +89,9 @@ impl RowWriter {
                 out.write_all(b"\n")?;
             }
             RowWriter::Lines { out, added: false } => {
-                let field = |i| fields.and_then(|f| f.get(i)).unwrap_or(b"");
-                out.write_all(field(0))?;
-                if !field(1).is_empty() {
-                    out.write_all(b",")?;
-                    out.write_all(field(1))?;
-                }
+                // The whole line, as a CSV row is kept whole: a rating, hash or label
+                // after the puzzle is part of the record (trial 10, finding 3).
+                out.write_all(fields.and_then(|f| f.get(2)).unwrap_or(b""))?;
                 out.write_all(b"\n")?;
             }
         }

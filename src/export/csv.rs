@@ -4,7 +4,8 @@
 //! still says where it came from, and that it timed a shard (trial 5). `oversubscribed`
 //! (`true` when the row ran more threads than `cores`) and the load averages at the start
 //! and end of the run (`1min 5min 15min`, empty where unknown) say whether the machine was
-//! busy (trial 6). `speedup` and `efficiency` are empty when undefined (nothing timed).
+//! busy (trial 6). `speedup` and `efficiency` are empty when undefined (nothing timed);
+//! `multiple` in `first` mode (no second solution looked for).
 
 use anyhow::Result;
 
@@ -69,7 +70,7 @@ impl Exporter for CsvExporter {
                 r.puzzles.to_string(),
                 r.passes.to_string(),
                 r.solved.to_string(),
-                r.multiple.to_string(),
+                r.multiple.map(|m| m.to_string()).unwrap_or_default(),
                 r.unsolvable.to_string(),
                 r.validation_failures.to_string(),
                 r.wall_s.to_string(),

@@ -324,13 +324,17 @@ impl LineParser {
         // on such a line, without the byte-by-byte look at it).
         if self.field == 0 && line.len() == 81 {
             if let Ok(g) = parse_cells(line) {
-                return (Ok(g), None, self.keep_text.then(|| text(spare, line, b"")));
+                return (
+                    Ok(g),
+                    None,
+                    self.keep_text.then(|| text(spare, line, b"", line)),
+                );
             }
         }
         let (puzzle, solution) = line_fields(line, self.field, self.paired);
         let fields = self
             .keep_text
-            .then(|| text(spare, puzzle.unwrap_or(b""), solution.unwrap_or(b"")));
+            .then(|| text(spare, puzzle.unwrap_or(b""), solution.unwrap_or(b""), line));
         let missing = ParseError::MissingField {
             column: self.field + 1,
         };
@@ -343,7 +347,7 @@ impl LineParser {
 
     /// A line longer than [`MAX_LINE`]: one invalid record, with empty fields.
     fn too_long(&self, spare: &mut Vec<csv::ByteRecord>) -> Parsed {
-        let fields = self.keep_text.then(|| text(spare, b"", b""));
+        let fields = self.keep_text.then(|| text(spare, b"", b"", b""));
         (
             Err(ParseError::LineTooLong { limit: MAX_LINE }),
             None,
@@ -352,18 +356,26 @@ impl LineParser {
     }
 }
 
-/// The kept text of a lines record: its puzzle field and its stored-solution field, in a
-/// buffer of `spare` (no allocation), else in one allocation of the right size.
-fn text(spare: &mut Vec<csv::ByteRecord>, puzzle: &[u8], solution: &[u8]) -> csv::ByteRecord {
+/// The kept text of a lines record: its puzzle field, its stored-solution field and the
+/// whole data line (what `dedup` writes back, ratings and labels included: trial 10,
+/// finding 3), in a buffer of `spare` (no allocation), else in one allocation of the right
+/// size.
+fn text(
+    spare: &mut Vec<csv::ByteRecord>,
+    puzzle: &[u8],
+    solution: &[u8],
+    line: &[u8],
+) -> csv::ByteRecord {
     let mut f = match spare.pop() {
         Some(mut f) => {
             f.clear();
             f
         }
-        None => csv::ByteRecord::with_capacity(puzzle.len() + solution.len(), 2),
+        None => csv::ByteRecord::with_capacity(puzzle.len() + solution.len() + line.len(), 3),
     };
     f.push_field(puzzle);
     f.push_field(solution);
+    f.push_field(line);
     f
 }
 
@@ -495,6 +507,7 @@ mod tests {
                     let mut f = csv::ByteRecord::new();
                     f.push_field(puzzle.unwrap_or(b""));
                     f.push_field(solution.unwrap_or(b""));
+                    f.push_field(line);
                     f
                 });
                 let (got, got_solution, got_fields) = parser.parse(line, &mut Vec::new());
@@ -528,7 +541,7 @@ mod tests {
             r[1].puzzle,
             Err(ParseError::LineTooLong { limit: MAX_LINE })
         );
-        assert_eq!(r[1].fields, Some(csv::ByteRecord::from(vec![""; 2])));
+        assert_eq!(r[1].fields, Some(csv::ByteRecord::from(vec![""; 3])));
         assert_eq!(
             r[2].puzzle.as_ref().map(ToString::to_string),
             Ok(P.to_string())

@@ -183,8 +183,9 @@ pub struct RawRecord {
     /// on a line), parsed; `None` when the record has none.
     pub solution: Option<Result<Grid, ParseError>>,
     /// The record's fields as read. CSV: every field of the row, to copy into CSV output.
-    /// Lines: only with [`ReadOptions::keep_text`], the puzzle field and the stored-solution
-    /// field (empty when absent). Read them with [`Layout::record_text`].
+    /// Lines: only with [`ReadOptions::keep_text`], the puzzle field, the stored-solution
+    /// field (empty when absent) and the whole data line (without blanks at its ends or
+    /// its line ending). Read the first two with [`Layout::record_text`].
     pub fields: Option<csv::ByteRecord>,
 }
 

@@ -28,7 +28,7 @@ pub(crate) enum Cursor {
 impl Cursor {
     /// A cursor at byte `pos` of the first block, where 1-based line `line` starts and the
     /// next record gets number `record`. `keep_text`: lines records keep their puzzle and
-    /// solution fields as read (see [`super::RawRecord::fields`]).
+    /// solution fields and their line as read (see [`super::RawRecord::fields`]).
     pub(crate) fn new(
         layout: &Layout,
         pos: usize,

@@ -7,7 +7,10 @@
 //! - **Shards** (`shard` = `K/N`): all of one run, so the same `N` and the same inputs (size
 //!   and SHA-256 fingerprint, whatever the paths), each `K` once. A set that does not cover
 //!   `1/N` … `N/N` is refused, naming what is missing, unless `partial` is asked for; the
-//!   merged report then says `"partial": true` and lists `missing_shards`. Each input was
+//!   merged report then says `"partial": true` and lists `missing_shards`. A shard whose
+//!   run was interrupted (`"interrupted": true`) covers only a prefix of its records, so it
+//!   counts as missing: refused unless `partial`, then listed in `interrupted_shards`
+//!   (trial 10: such a merge said `"partial": false`). Each input was
 //!   read alike in every shard: the same `layout`, `puzzle_source` and `solution_source`
 //!   (trial 5: a shard run with `--puzzle-column solution` checked the solution grids as
 //!   puzzles, and its merge claimed the stored solutions checked).
@@ -188,10 +191,25 @@ pub enum MergeError {
         /// The first input of the run.
         input: String,
     },
+    /// A shard whose run was interrupted, without `--partial`: its counts cover only part
+    /// of the shard.
+    #[error(
+        "{path}: shard {shard} was interrupted after {records} records, so it covers only \
+         part of its shard: run it again, or --partial to merge it as it is"
+    )]
+    Interrupted {
+        /// The report.
+        path: String,
+        /// Its `K/N`.
+        shard: String,
+        /// The records it counted.
+        records: u64,
+    },
 }
 
 /// Merges `reports` (each with the path it was read from) into one report, by the rules in
-/// the module doc. With `partial`, a set of shards that lacks some is merged and marked so.
+/// the module doc. With `partial`, a set of shards that lacks some, or holds an interrupted
+/// one, is merged and marked so.
 ///
 /// # Errors
 /// A [`MergeError`] naming the reports that do not fit together.
@@ -234,6 +252,7 @@ pub fn merge<C: Counts>(
     let whole = shards.iter().position(Option::is_none);
     let part = shards.iter().position(Option::is_some);
     let mut missing = Vec::new();
+    let mut interrupted = Vec::new();
     match (whole, part) {
         (Some(w), Some(s)) => {
             let (whole, part) = (&reports[w], &reports[s]);
@@ -269,14 +288,43 @@ pub fn merge<C: Counts>(
             // Shard order, so that examples kept by the counts come in input order.
             let index = |h: &Header| h.shard.as_deref().and_then(|s| s.parse::<Shard>().ok());
             reports.sort_by_key(|(_, r)| index(&r.header).map(|s| s.index));
+            interrupted = interrupted_shards(&reports, partial)?;
         }
         _ => check_disjoint(&reports)?,
     }
-    Ok(fold(reports, missing))
+    Ok(fold(reports, missing, interrupted))
+}
+
+/// The shards (`K/N`, in order) whose run was interrupted.
+///
+/// # Errors
+/// [`MergeError::Interrupted`] for the first of them unless `partial`.
+fn interrupted_shards<C: Counts>(
+    reports: &[(String, Report<C>)],
+    partial: bool,
+) -> Result<Vec<String>, MergeError> {
+    let cut = reports.iter().filter(|(_, r)| r.header.interrupted);
+    let mut shards = Vec::new();
+    for (path, r) in cut {
+        let shard = r.header.shard.clone().unwrap_or_default();
+        if !partial {
+            return Err(MergeError::Interrupted {
+                path: path.clone(),
+                shard,
+                records: r.counts.records(),
+            });
+        }
+        shards.push(shard);
+    }
+    Ok(shards)
 }
 
 /// Adds up reports already checked to fit together, in the given order.
-fn fold<C: Counts>(reports: Vec<(String, Report<C>)>, missing: Vec<String>) -> Report<C> {
+fn fold<C: Counts>(
+    reports: Vec<(String, Report<C>)>,
+    missing: Vec<String>,
+    interrupted: Vec<String>,
+) -> Report<C> {
     let sharded = reports.iter().all(|(_, r)| r.header.shard.is_some());
     let mut inputs: Vec<InputInfo> = Vec::new();
     let mut counts = C::default();
@@ -314,11 +362,15 @@ fn fold<C: Counts>(reports: Vec<(String, Report<C>)>, missing: Vec<String>) -> R
         header
             .missing_shards
             .extend(h.missing_shards.iter().cloned());
+        header
+            .interrupted_shards
+            .extend(h.interrupted_shards.iter().cloned());
         header.merged_from.push(path.clone());
         header.shards.push(h.shard.clone());
     }
-    header.partial |= !missing.is_empty();
+    header.partial |= !missing.is_empty() || !interrupted.is_empty();
     header.missing_shards.extend(missing);
+    header.interrupted_shards.extend(interrupted);
     header.input_bytes = inputs.iter().filter_map(|i| i.file_bytes).sum();
     header.inputs = inputs;
     counts.finish(header.wall_ms);
@@ -599,6 +651,27 @@ mod tests {
         assert!(m.header.partial);
         assert_eq!(m.header.missing_shards, ["2/3"]);
         assert_eq!(m.counts.records, 3);
+    }
+
+    /// Trial 10, finding 1: a shard stopped by a signal (Slurm's time limit) was merged
+    /// as if whole, `"partial": false`.
+    #[test]
+    fn trial10_an_interrupted_shard_is_refused_unless_partial() {
+        let set = || {
+            let mut cut = shard(&[30], "2/3");
+            cut.1.header.interrupted = true;
+            vec![shard(&[10, 20], "1/3"), cut, shard(&[40, 50], "3/3")]
+        };
+        let e = merge(set(), false).unwrap_err().to_string();
+        assert!(
+            e.starts_with("2of3.json: shard 2/3 was interrupted after 1 records"),
+            "{e}"
+        );
+        let m = merge(set(), true).unwrap();
+        assert!(m.header.partial && m.header.interrupted);
+        assert_eq!(m.header.interrupted_shards, ["2/3"]);
+        assert!(m.header.missing_shards.is_empty());
+        assert_eq!(m.counts.records, 5);
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub use solve::{
 /// report lacks them, so what its run read could not be checked); 3: solve's `invalid_kinds` and
 /// `solutions_capped` (a schema-2 report lacks them, so merging it with a schema-3 one would
 /// give kinds that do not add up to `invalid`); 2: the shared [`Header`] (`schema_version`,
-/// `sha256` per input, `merged_from`, `shards`, `partial`, `missing_shards`,
+/// `sha256` per input, `merged_from`, `shards`, `partial`, `missing_shards`, `interrupted_shards`,
 /// `wall_ms_sum`); 1 (no `schema_version` field) is the layout of sudoku-batch 0.1 before it.
 pub const SCHEMA_VERSION: u32 = 5;
 
@@ -169,6 +169,11 @@ pub struct Header {
     /// The shards a partial merge lacks (`K/N`).
     #[serde(default)]
     pub missing_shards: Vec<String>,
+    /// The shards (`K/N`) of a `--partial` merge whose run was interrupted: their counts
+    /// cover only the prefix of the shard that was finished. Empty in a report written
+    /// before it was named.
+    #[serde(default)]
+    pub interrupted_shards: Vec<String>,
 }
 
 impl Header {
@@ -194,6 +199,7 @@ impl Header {
             shards: Vec::new(),
             partial: false,
             missing_shards: Vec::new(),
+            interrupted_shards: Vec::new(),
         }
     }
 }
