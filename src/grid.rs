@@ -255,6 +255,8 @@ fn diagnose(field: &[u8]) -> ParseError {
         LEADING_ZEROS_HINT
     } else if found == CELLS * 9 && field.iter().all(|&b| is_cell_byte(b)) {
         PENCIL_MARK_HINT
+    } else if let Some(hint) = headerless_csv_hint(field) {
+        hint
     } else if field.contains(&b'\r') {
         BARE_CR_HINT
     } else {
@@ -275,6 +277,23 @@ const LEADING_ZEROS_SOLUTION_HINT: &str =
 /// Sukaku and pencil-mark exports write them (issue 10).
 const PENCIL_MARK_HINT: &str =
     " (a pencil-mark grid: 9 candidate characters for each of the 81 cells, not a puzzle)";
+
+/// The hint for a field of 81 cells, then a CSV delimiter, then more (`puzzle|solution`):
+/// a headerless CSV read as one long line, as a lines input does not split at `|` (trial
+/// 10, finding 8). The characters are those the CSV sniffer tries (`input::sniff`'s
+/// `DELIMITERS`; a test checks that each has its hint). `None` for any other field.
+fn headerless_csv_hint(field: &[u8]) -> Option<&'static str> {
+    if field.len() <= CELLS + 1 || !field[..CELLS].iter().all(|&b| is_cell_byte(b)) {
+        return None;
+    }
+    match field[CELLS] {
+        b'|' => Some(" (81 cells then '|': a headerless CSV? give --no-header)"),
+        b';' => Some(" (81 cells then ';': a headerless CSV? give --no-header)"),
+        b',' => Some(" (81 cells then ',': a headerless CSV? give --no-header)"),
+        b'\t' => Some(" (81 cells then a tab: a headerless CSV? give --no-header)"),
+        _ => None,
+    }
+}
 
 /// The words of [`BARE_CR_FIX`], as a literal for `concat!`.
 macro_rules! bare_cr_fix {

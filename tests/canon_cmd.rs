@@ -706,3 +706,72 @@ fn overlap_says_when_the_solution_class_was_not_checked() {
         assert!(!err.contains("0 same solution class"), "{err}");
     }
 }
+
+/// Trial 10, finding 5: with `--by-solution`, a row with no stored solution and not exactly
+/// one solution gets no solution class, yet the summary said "0 same solution class" (exit
+/// 0, clean) without counting such rows. Each side's are now counted in a warning (even with
+/// `-q`); the exit code is still set by the rows listed, as for overlap's other warnings.
+#[test]
+fn overlap_by_solution_counts_the_rows_it_could_not_compare() {
+    let empty = ".".repeat(81);
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("tr.txt"), dir.path().join("te.txt"));
+    let run = |train: &str, test: &str, extra: &[&str], code: i32| -> (String, String) {
+        std::fs::write(&a, train).unwrap();
+        std::fs::write(&b, test).unwrap();
+        let out = bin()
+            .args(["overlap", "-o", "-", "--by-solution"])
+            .args(extra)
+            .arg("--train")
+            .arg(&a)
+            .arg("--test")
+            .arg(&b)
+            .assert()
+            .code(code);
+        let text = |b: &Vec<u8>| String::from_utf8(b.clone()).unwrap();
+        (
+            text(&out.get_output().stdout),
+            text(&out.get_output().stderr),
+        )
+    };
+    // The empty grid has many solutions and no stored one: not compared.
+    let (_, err) = run(&format!("{empty}\n"), &format!("{}\n", common::P), &[], 0);
+    let warning = "1 train / 0 test rows without a single solution: not compared by solution class";
+    assert!(err.contains(warning), "{err}");
+    assert!(
+        err.contains(
+            "(0 exact, 0 isomorph, 0 same solution class among rows with a single solution)"
+        ),
+        "{err}"
+    );
+    let (_, quiet) = run(
+        &format!("{empty}\n"),
+        &format!("{}\n", common::P),
+        &["-q"],
+        0,
+    );
+    assert!(quiet.contains(warning), "{quiet}");
+    // With a stored solution the train row is compared, and P's unique solution is that
+    // grid: listed. An unlisted test row of many solutions is counted on its side; one
+    // listed as a copy is not (it is flagged anyway).
+    let train = format!("{empty},{}\n", common::S);
+    let one = format!("1{}", &empty[1..]);
+    let test = format!("{}\n{one}\n", common::P);
+    let (listed, err) = run(&train, &test, &[], 1);
+    let row = format!("{},1,{},1,same-solution-class", b.display(), a.display());
+    assert_eq!(listed.lines().nth(1), Some(row.as_str()), "{listed}");
+    assert_eq!(listed.lines().count(), 2, "{listed}");
+    assert!(
+        err.contains("0 train / 1 test rows without a single solution"),
+        "{err}"
+    );
+    let (_, err) = run(&train, &format!("{empty}\n"), &[], 1);
+    assert!(!err.contains("without a single solution"), "{err}");
+    // Every row compared: no warning, and the plain count.
+    let (_, err) = run(&train, &format!("{}\n", common::P), &[], 1);
+    assert!(!err.contains("without a single solution"), "{err}");
+    assert!(
+        err.contains("(0 exact, 0 isomorph, 1 same solution class)"),
+        "{err}"
+    );
+}

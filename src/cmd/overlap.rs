@@ -8,7 +8,9 @@
 //! solution grid (the stored solution when the row has a valid one, else the puzzle's
 //! solution when it has exactly one). Each test row is then looked up in that order, and
 //! the first match is written as `test_input,test_line,train_input,train_line,relation`
-//! with relation `exact`, `isomorph` or `same-solution-class`.
+//! with relation `exact`, `isomorph` or `same-solution-class`. A row with no such solution
+//! grid is not compared by solution class: each side's such rows are counted and named in
+//! a warning, so a clean result says what it did not check (trial 10, finding 5).
 //!
 //! Train and test are read each with its own layout options (`--train-puzzle-column`, ...):
 //! a split's two files often differ. A side whose puzzles, read from a column, are all complete grids gets a
@@ -62,6 +64,12 @@ pub struct OverlapSummary {
     pub train_invalid: u64,
     /// Test records that are not puzzles.
     pub test_invalid: u64,
+    /// With [`OverlapConfig::by_solution`], train puzzles without a single solution (no
+    /// valid stored one, and none or several): not compared by solution class.
+    pub train_unclassed: u64,
+    /// The same for test puzzles that match no train row otherwise (a listed row needs no
+    /// more checking).
+    pub test_unclassed: u64,
     /// Ctrl-C stopped the run.
     pub interrupted: bool,
 }
@@ -160,6 +168,7 @@ where
                 let Some(k) = valid(k, &mut sum.train_invalid, &mut notes, at) else {
                     continue;
                 };
+                sum.train_unclassed += u64::from(cfg.by_solution && k.solution.is_none());
                 let row = (input as u32, raw.line);
                 for (map, key) in maps
                     .iter_mut()
@@ -185,6 +194,9 @@ where
                         continue;
                     };
                     let Some((relation, (ti, tl))) = find(&maps, k) else {
+                        // Listed rows are flagged anyway; an unlisted one is clean only as
+                        // far as it was compared.
+                        sum.test_unclassed += u64::from(cfg.by_solution && k.solution.is_none());
                         continue;
                     };
                     match relation {
@@ -214,6 +226,10 @@ where
     commit_outputs(vec![(t, what)], ())?;
     notes.print("invalid records");
     sides.iter().for_each(PuzzleColumnCheck::warn);
+    if let Some(w) = unclassed_warning(&sum) {
+        // Even when quiet, as the complete-grid warning: exit 0 does not clear these rows.
+        eprintln!("sudoku-batch: warning: {w}");
+    }
     if !cfg.train.quiet {
         // Each side's invalid count (trial 5: "11 train records and 5 test records, 5
         // invalid" read as if every test record were invalid).
@@ -225,10 +241,16 @@ where
             sum.test_invalid,
             if interrupted { " (interrupted)" } else { "" }
         );
-        // Never "0 same solution class" for a check that did not run (trial 6).
-        let class = match cfg.by_solution {
-            true => format!("{} same solution class", sum.same_solution_class),
-            false => "same solution class not checked (use --by-solution)".to_string(),
+        // Never "0 same solution class" for a check that did not run (trial 6), nor
+        // without a word on the rows it skipped (trial 10).
+        let skipped = sum.train_unclassed + sum.test_unclassed > 0;
+        let class = match (cfg.by_solution, skipped) {
+            (true, false) => format!("{} same solution class", sum.same_solution_class),
+            (true, true) => format!(
+                "{} same solution class among rows with a single solution",
+                sum.same_solution_class
+            ),
+            (false, _) => "same solution class not checked (use --by-solution)".to_string(),
         };
         eprintln!(
             "sudoku-batch: {} a train row ({} exact, {} isomorph, {class})",
@@ -238,6 +260,19 @@ where
         );
     }
     Ok(sum)
+}
+
+/// What `--by-solution` left out, when it did: `N train / M test rows without a single
+/// solution: not compared by solution class (...)`; `None` when every valid row was compared.
+fn unclassed_warning(sum: &OverlapSummary) -> Option<String> {
+    (sum.train_unclassed + sum.test_unclassed > 0).then(|| {
+        format!(
+            "{} train / {} test rows without a single solution: not compared by solution \
+             class (no valid stored solution, and none or several solutions); a clean result \
+             does not clear them",
+            sum.train_unclassed, sum.test_unclassed
+        )
+    })
 }
 
 /// A record's keys, or `None` when it is not a puzzle: then counted in `invalid` and noted

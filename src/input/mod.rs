@@ -279,6 +279,53 @@ mod tests {
     use super::*;
     use crate::grid::fixtures::{P, S};
 
+    /// Trial 10, finding 8: a headerless `puzzle|solution` file, read as lines (which do
+    /// not split at `|`), gave `163 characters, expected 81` with no word of `--no-header`.
+    /// Every delimiter the sniffer tries gets the hint, and a lines input of such rows says it.
+    #[test]
+    fn a_headerless_csv_line_gets_a_no_header_hint() {
+        let (layout, recs) = read_all(format!("{P}|{S}\n").as_bytes(), &LayoutOptions::default());
+        assert!(matches!(layout, Layout::Lines { .. }), "{layout:?}");
+        assert_eq!(
+            recs[0].puzzle.as_ref().unwrap_err().to_string(),
+            "163 characters, expected 81 (81 cells then '|': a headerless CSV? give --no-header)"
+        );
+        for &d in &sniff::DELIMITERS {
+            let line = format!("{P}{}{S}", d as char);
+            match crate::grid::parse_cells(line.as_bytes()) {
+                Err(crate::grid::ParseError::Length { found: 163, hint }) => {
+                    assert!(
+                        hint.ends_with("a headerless CSV? give --no-header)"),
+                        "{hint}"
+                    );
+                    let named = if d == b'\t' {
+                        "a tab".to_string()
+                    } else {
+                        format!("'{}'", d as char)
+                    };
+                    assert!(hint.contains(&format!("81 cells then {named}:")), "{hint}");
+                }
+                other => panic!("{:?}: {other:?}", d as char),
+            }
+        }
+        // Not for other lengths, other characters after the cells, or a bad cell.
+        for line in [
+            format!("{P}|"),
+            format!("{P}/{S}"),
+            format!("x{}|{S}", &P[1..]),
+        ] {
+            let hint = match crate::grid::parse_cells(line.as_bytes()) {
+                Err(
+                    crate::grid::ParseError::Length { hint, .. }
+                    | crate::grid::ParseError::BadChar { hint, .. }
+                    | crate::grid::ParseError::LengthAndChar { hint, .. },
+                ) => hint,
+                other => panic!("{line}: {other:?}"),
+            };
+            assert!(!hint.contains("--no-header"), "{line}: {hint}");
+        }
+    }
+
     fn read_all(bytes: &[u8], opts: &LayoutOptions) -> (Layout, Vec<RawRecord>) {
         let opts = ReadOptions {
             layout: opts.clone(),
