@@ -20,26 +20,67 @@ use std::arch::x86_64::{
 
 use super::{
     stack_filter_portable, Cell, Contradiction, State, BAND, BAND_PEERS, BOARDS, COMPLEX, OTHER,
-    POINTING, SOLO,
+    POINTING,
 };
 
-/// For board `i` (indexed `i & 31`, so that no bounds check is needed; the last five
-/// entries are unused): the lanes of the other eight boards of its band, the lanes of the
-/// same digit's boards in the other two bands (bit `j`: board `j`), and its band.
-const LANES: [(u32, u32, usize); 32] = {
-    let mut t = [(0u32, 0u32, 0usize); 32];
+/// The lanes an update of a board writes, as the two registers' 16-lane masks (low,
+/// high): the other eight boards of its band, the same digit's boards in the other two
+/// bands, and the board itself; and its band.
+#[derive(Clone, Copy)]
+struct Lanes {
+    band: [u16; 2],
+    other: [u16; 2],
+    own: [u16; 2],
+    b: usize,
+}
+
+/// A 32-lane mask as the two registers' 16-lane masks.
+const fn halves(m: u32) -> [u16; 2] {
+    [m as u16, (m >> 16) as u16]
+}
+
+/// [`Lanes`] of board `i`, indexed `i & 31` so that no bounds check is needed (the last
+/// five entries are unused).
+const LANES: [Lanes; 32] = {
+    let mut t = [Lanes {
+        band: [0; 2],
+        other: [0; 2],
+        own: [0; 2],
+        b: 0,
+    }; 32];
     let mut i = 0;
     while i < 27 {
         let b = i / 9;
-        t[i] = (
-            0x1FF << (9 * b) & !(1 << i),
-            1 << OTHER[i][0] | 1 << OTHER[i][1],
+        t[i] = Lanes {
+            band: halves(0x1FF << (9 * b) & !(1 << i)),
+            other: halves(1 << OTHER[i][0] | 1 << OTHER[i][1]),
+            own: halves(1 << i),
             b,
-        );
+        };
         i += 1;
     }
     t
 };
+
+/// The low eight bits of each row of a band board (27 bits, three nine-bit rows).
+const ROW_LOW8: u32 = 0xFF | 0xFF << 9 | 0xFF << 18;
+/// The top (ninth) bit of each row of a band board.
+const ROW_TOP: u32 = 1 << 8 | 1 << 17 | 1 << 26;
+/// The lowest bit of each row of a band board.
+const ROW_LOW: u32 = 1 | 1 << 9 | 1 << 18;
+
+/// The cells of `a` (a band board whose three rows are not empty) that are the only cell of
+/// their row, as [`super::SOLO`] gives them row by row, with no table: `a & (a - ROW_LOW)` clears
+/// each row's lowest cell (no row is empty, so nothing borrows across rows), leaving 0
+/// exactly in the rows with one cell; adding 0xFF to each row's low eight bits carries into
+/// its ninth when they are not 0, which flags the rows that are not 0, and one
+/// multiplication widens each flag to its row.
+#[inline(always)]
+fn lone_cells(a: u32) -> u32 {
+    let rest = a & a.wrapping_sub(ROW_LOW);
+    let nonzero = (((rest & ROW_LOW8) + ROW_LOW8) | rest) & ROW_TOP;
+    a & !((nonzero >> 8) * 0x1FF)
+}
 
 /// The lowest bit of each of a band's nine minirows.
 const MINIROW_LOW: u32 = 0o111_111_111;
@@ -75,6 +116,19 @@ impl Boards {
             _mm512_storeu_si512(a.as_mut_ptr().cast(), self.0);
             _mm512_mask_storeu_epi32(a.as_mut_ptr().add(16).cast(), HIGH, self.1);
         }
+    }
+
+    /// All 32 lanes (boards, then zeros).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn lanes(self) -> [u32; 32] {
+        let mut all = [0u32; 32];
+        // SAFETY: two 64-byte stores into the 128 bytes of `all`.
+        unsafe {
+            _mm512_storeu_si512(all.as_mut_ptr().cast(), self.0);
+            _mm512_storeu_si512(all.as_mut_ptr().add(16).cast(), self.1);
+        }
+        all
     }
 
     /// Board `i`.
@@ -149,31 +203,27 @@ impl State {
                         return Err(Contradiction);
                     }
                     let keep = POINTING[((a | a >> 9 | a >> 18) & 0x1FF) as usize];
-                    let (band, other, b) = LANES[i & 31];
-                    let solved = u32::from(SOLO[(a & 0x1FF) as usize])
-                        | u32::from(SOLO[((a >> 9) & 0x1FF) as usize]) << 9
-                        | u32::from(SOLO[(a >> 18) as usize & 0x1FF]) << 18;
+                    let lanes = LANES[i & 31];
+                    let b = lanes.b;
+                    let solved = lone_cells(a);
                     let new = solved & unsolved[b & 3];
                     unsolved[b & 3] &= !new;
                     // The update's mask: the band's other boards lose the placed cells,
                     // the digit's boards in the other bands keep `keep`, board `i` `a`.
-                    let own = 1u32 << i;
                     let not_new = _mm512_set1_epi32(!new as i32);
                     let keep = _mm512_set1_epi32(keep as i32);
                     let a_all = _mm512_set1_epi32(a as i32);
-                    let apply = |acc: __m512i, band: u16, other: u16, own: u16| {
-                        let acc = _mm512_mask_and_epi32(acc, band, acc, not_new);
-                        let acc = _mm512_mask_and_epi32(acc, other, acc, keep);
-                        _mm512_mask_and_epi32(acc, own, acc, a_all)
+                    let apply = |acc: __m512i, h: usize| {
+                        let acc = _mm512_mask_and_epi32(acc, lanes.band[h], acc, not_new);
+                        let acc = _mm512_mask_and_epi32(acc, lanes.other[h], acc, keep);
+                        _mm512_mask_and_epi32(acc, lanes.own[h], acc, a_all)
                     };
-                    acc0 = apply(acc0, band as u16, other as u16, own as u16);
-                    acc1 = apply(
-                        acc1,
-                        (band >> 16) as u16,
-                        (other >> 16) as u16,
-                        (own >> 16) as u16,
+                    acc0 = apply(acc0, 0);
+                    acc1 = apply(acc1, 1);
+                    prev = Boards(
+                        _mm512_mask_mov_epi32(prev.0, lanes.own[0], a_all),
+                        _mm512_mask_mov_epi32(prev.1, lanes.own[1], a_all),
                     );
-                    prev = prev.set(own, a);
                 }
                 cand = Boards(
                     _mm512_and_si512(cand.0, acc0),
@@ -189,8 +239,9 @@ impl State {
             }
             // Naked singles, as in `State::propagate`, reading the boards from a copy
             // (each band's boards change only through its own placements below).
-            let mut seen = [0u32; BOARDS];
-            cand.store(&mut seen);
+            // All 32 lanes, unmasked: a load from a masked store waits for it to reach the
+            // cache, where one from a plain store takes its value from the store buffer.
+            let seen = cand.lanes();
             let mut placed = false;
             let mut pairs = [0u32; 3];
             for (b, pair) in pairs.iter_mut().enumerate() {
@@ -250,9 +301,33 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::super::tests::HARD;
-    use super::super::BUSIEST_MAX_PAIRS;
+    use super::super::{BUSIEST_MAX_PAIRS, SOLO};
     use super::*;
     use crate::grid::parse_cells;
+
+    /// `lone_cells` agrees with the `SOLO` table on every row pattern: each of the 511
+    /// non-empty rows in each of the three rows, beside two other non-empty rows.
+    #[test]
+    fn lone_cells_match_the_solo_table() {
+        let solo = |a: u32| {
+            u32::from(SOLO[(a & 0x1FF) as usize])
+                | u32::from(SOLO[((a >> 9) & 0x1FF) as usize]) << 9
+                | u32::from(SOLO[(a >> 18) as usize & 0x1FF]) << 18
+        };
+        let mut lone_rows = 0;
+        for row in 1u32..512 {
+            for others in [0x1FF, 0x001, 0x100, 0x0A5] {
+                for r in 0..3 {
+                    let mut a = others | others << 9 | others << 18;
+                    a &= !(0x1FF << (9 * r));
+                    a |= row << (9 * r);
+                    assert_eq!(lone_cells(a), solo(a), "{a:#x}");
+                }
+            }
+            lone_rows += usize::from(row.count_ones() == 1);
+        }
+        assert_eq!(lone_rows, 9);
+    }
 
     /// Propagates `s` both ways and compares the result and the whole state; then does
     /// the same below every candidate of the branch cell, depth first, until `budget`
