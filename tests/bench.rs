@@ -247,8 +247,22 @@ fn bench_shard_times_only_its_part() {
     let mut total = 0;
     for k in 1..=3 {
         let shard = format!("{k}/3");
-        let (_, json, rows, md) = bench(&["-j", "1", "--shard", &shard], sample);
+        let (stdout, json, rows, md) = bench(&["-j", "1", "--shard", &shard], sample);
         let puzzles = json["inputs"][0]["puzzles"].as_u64().unwrap();
+        // Trial 10, finding 9: the terminal table's row read like the whole file's.
+        let row = stdout.lines().nth(1).expect("a table row");
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(
+            cells[..5],
+            [
+                SAMPLE,
+                "(shard",
+                &format!("{shard})"),
+                "1",
+                &puzzles.to_string()
+            ],
+            "{stdout}"
+        );
         total += puzzles;
         assert_eq!(json["settings"]["shard"], shard);
         let row = csv_row(&rows, 0);
@@ -265,9 +279,10 @@ fn bench_shard_times_only_its_part() {
         );
     }
     assert_eq!(total, n);
-    let (_, _, rows, md) = bench(&["-j", "1"], sample);
+    let (stdout, _, rows, md) = bench(&["-j", "1"], sample);
     assert_eq!(csv_row(&rows, 0)["shard"], "");
     assert!(!md.contains("shard"), "{md}");
+    assert!(!stdout.contains("shard"), "{stdout}");
 }
 
 /// A row run with more threads than cores is marked in every export, not only by the warning

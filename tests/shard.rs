@@ -554,7 +554,8 @@ fn merge_of_verify_reports_says_rows() {
     assert!(m["wall_ms_sum"].as_f64() > m["wall_ms"].as_f64());
     let err = String::from_utf8(done.get_output().stderr.clone()).unwrap();
     let want = format!(
-        "sudoku-batch: merged 2 verify reports (shards 1/2 to 2/2): {whole} rows -> {}\n\
+        "sudoku-batch: merged 2 verify reports (shards 1/2 to 2/2): {whole} rows (repeats \
+         searched within each shard only) -> {}\n\
          sudoku-batch: {:.0} rows/s over the slowest run's wall time, as if side by side; \
          {:.0}/s if one after another\n",
         merged.display(),

@@ -1181,3 +1181,36 @@ fn every_command_words_a_bad_puzzle_field_as_verify_does() {
     let train = ["overlap", "-o", o, "--test", SAMPLE, "--train"];
     assert_eq!(notes(&train, &csv), want_csv, "overlap");
 }
+
+/// Trial 10, finding 7: a file whose every puzzle appears twice (the second copy in the
+/// second half), verified as shard 1/2, said "0 duplicate" as if the file had no repeats.
+/// The summary says that only the shard was searched; the whole run finds them all.
+#[test]
+fn trial10_a_shards_summary_says_repeats_were_searched_within_it_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = fs::read_to_string(SAMPLE_CSV).unwrap();
+    let body: String = csv.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    let input = dir.path().join("twice.csv");
+    fs::write(&input, format!("{csv}{body}")).unwrap();
+    let n = sample_rows().len();
+    let summary = |args: &[&str]| {
+        let out = bin().arg("verify").arg(&input).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let err = String::from_utf8(out.stderr).unwrap();
+        let line = err
+            .lines()
+            .find(|l| l.starts_with("sudoku-batch: verify: "));
+        line.expect("a summary line").to_string()
+    };
+    let whole = summary(&[]);
+    assert!(
+        whole.contains(&format!("{n} ok, {n} duplicate, 0 rejected")),
+        "{whole}"
+    );
+    assert!(!whole.contains("shard"), "{whole}");
+    let shard = summary(&["--shard", "1/2"]);
+    assert!(
+        shard.contains(" duplicate (repeats searched within this shard only), 0 rejected"),
+        "{shard}"
+    );
+}

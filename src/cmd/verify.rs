@@ -368,9 +368,14 @@ impl Auditor {
             ),
             None => String::new(),
         };
+        // Trial 10, finding 7: "0 duplicate" of a shard read as "no repeats in the file".
+        let within = match cfg.read.shard {
+            Some(_) => " (repeats searched within this shard only)",
+            None => "",
+        };
         let _ = writeln!(
             err,
-            "sudoku-batch: verify: {}: {} ok, {} duplicate, {} rejected{stored}{}",
+            "sudoku-batch: verify: {}: {} ok, {} duplicate{within}, {} rejected{stored}{}",
             c.records_counted(),
             c.verdicts.get(Verdict::Ok),
             c.verdicts.get(Verdict::Duplicate),

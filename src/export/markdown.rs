@@ -20,11 +20,7 @@ impl Exporter for MarkdownExporter {
         s.push_str("| input | threads | puzzles | puzzles/s | µs/puzzle | p50 µs | p90 µs | p99 µs | max µs | no guess % | guesses/puzzle | speed-up | efficiency |\n");
         s.push_str("|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         let st = &report.settings;
-        // A shard's row must not pass for the whole file's (trial 5).
-        let part = st
-            .shard
-            .as_ref()
-            .map_or_else(String::new, |k| format!(" (shard {k})"));
+        let part = super::shard_mark(report);
         let p = &report.provenance;
         for r in &report.results {
             let mark = if r.oversubscribed { "*" } else { "" };

@@ -108,7 +108,18 @@ pub(crate) fn oversubscribed_note(report: &BenchReport) -> Option<String> {
     })
 }
 
-/// The results as an aligned text table, for the terminal: a thread count above the cores
+/// What follows the input's name in a row of a run over one shard: ` (shard 2/4)`, so the
+/// row does not pass for the whole file's (trial 5); empty for whole inputs.
+pub(crate) fn shard_mark(report: &BenchReport) -> String {
+    report
+        .settings
+        .shard
+        .as_ref()
+        .map_or_else(String::new, |k| format!(" (shard {k})"))
+}
+
+/// The results as an aligned text table, for the terminal: the input is marked with its
+/// shard (`big.txt (shard 2/4)`, trial 10, finding 9), and a thread count above the cores
 /// is marked `*` and footnoted, as in the Markdown export (trial 9, finding 12).
 pub fn text_table(report: &BenchReport) -> String {
     let mut rows = vec![[
@@ -127,9 +138,10 @@ pub fn text_table(report: &BenchReport) -> String {
         "efficiency",
     ]
     .map(String::from)];
+    let part = shard_mark(report);
     for r in &report.results {
         rows.push([
-            r.input.clone(),
+            format!("{}{part}", r.input),
             format!("{}{}", r.threads, if r.oversubscribed { "*" } else { "" }),
             r.puzzles.to_string(),
             format!("{:.0}", r.puzzles_per_s),
