@@ -269,13 +269,7 @@ impl State {
             let mut placed = false;
             let mut pairs = [0u32; 3];
             for (b, pair) in pairs.iter_mut().enumerate() {
-                let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
-                for d in 0..9 {
-                    let x = self.cand[9 * b + d];
-                    r3 |= r2 & x;
-                    r2 |= r1 & x;
-                    r1 |= x;
-                }
+                let [r1, r2, r3] = candidate_counts(&self.cand[9 * b..9 * b + 9]);
                 if r1 != BAND {
                     return Err(Contradiction);
                 }
@@ -491,6 +485,20 @@ impl State {
         }
         g
     }
+}
+
+/// The cells of a band by how many candidates they have, from its nine boards: `[at least
+/// one, at least two, at least three]`, each a 27-bit mask (three bitwise accumulators
+/// over the digits, as naked singles and two-candidate cells need them).
+#[inline(always)]
+fn candidate_counts(boards: &[u32]) -> [u32; 3] {
+    let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
+    for &x in boards {
+        r3 |= r2 & x;
+        r2 |= r1 & x;
+        r1 |= x;
+    }
+    [r1, r2, r3]
 }
 
 /// Whether this CPU runs the AVX-512 copy of the propagation: it has AVX-512F, POPCNT,

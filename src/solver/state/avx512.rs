@@ -19,8 +19,8 @@ use std::arch::x86_64::{
 };
 
 use super::{
-    stack_filter_portable, Cell, Contradiction, State, BAND, BAND_PEERS, BOARDS, COMPLEX, OTHER,
-    POINTING,
+    candidate_counts, stack_filter_portable, Cell, Contradiction, State, BAND, BAND_PEERS, BOARDS,
+    COMPLEX, OTHER, POINTING,
 };
 
 /// The lanes an update of a board writes, as the two registers' 16-lane masks (low,
@@ -245,12 +245,7 @@ impl State {
             let mut placed = false;
             let mut pairs = [0u32; 3];
             for (b, pair) in pairs.iter_mut().enumerate() {
-                let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
-                for &x in &seen[9 * b..9 * b + 9] {
-                    r3 |= r2 & x;
-                    r2 |= r1 & x;
-                    r1 |= x;
-                }
+                let [r1, r2, r3] = candidate_counts(&seen[9 * b..9 * b + 9]);
                 if r1 != BAND {
                     return Err(Contradiction);
                 }
