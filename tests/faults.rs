@@ -275,6 +275,61 @@ fn interrupted_run_keeps_the_finished_prefix(signal: &str, times: usize) {
     assert!(leftovers.is_empty(), "temporaries committed or removed");
 }
 
+/// Trial 10, finding 4: Ctrl-C on a run reading a pipe that stays open (the stream reader
+/// waits for a full block or the end) finished no record, then said `no puzzles found`
+/// although puzzles had arrived. It says it was interrupted instead.
+#[test]
+fn trial10_ctrl_c_before_any_record_finished_never_says_no_puzzles_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    let mut child = Command::new(exe())
+        .args(["solve", "-o"])
+        .arg(&out)
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(format!("{P}\n").repeat(10).as_bytes())
+        .unwrap();
+    // Started: the Ctrl-C handler is installed (SIGINT, signal 2, is among the caught
+    // signals in /proc); the reader then waits for more input.
+    let caught = || {
+        let status = fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+        let mask = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .unwrap();
+        u64::from_str_radix(mask.trim(), 16).unwrap() & (1 << 1) != 0
+    };
+    let start = Instant::now();
+    while !caught() && start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    std::thread::sleep(Duration::from_millis(200));
+    drop(stdin); // the producer closes the pipe
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130), "{err}");
+    assert!(!err.contains("no puzzles found"), "{err}");
+    assert!(
+        err.contains("sudoku-batch: note: -: interrupted before any record was finished"),
+        "{err}"
+    );
+}
+
 #[test]
 fn fifo_input_is_read_like_stdin() {
     let dir = tempfile::tempdir().unwrap();

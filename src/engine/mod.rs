@@ -181,7 +181,8 @@ pub fn run<S: Sink>(
         next_record = finished.next_record;
         let path = data.path().to_string();
         if records == 0 && !quiet {
-            eprintln!("sudoku-batch: note: {path}: {}", empty_note(data.shard()));
+            let note = empty_note(data.shard(), interrupted);
+            eprintln!("sudoku-batch: note: {path}: {note}");
         }
         done.inputs.push(InputRun {
             path,
@@ -199,11 +200,14 @@ pub fn run<S: Sink>(
 }
 
 /// What the note on an input without records says: a shard of a file with fewer lines
-/// than shards is empty although the file is not, so it is named (trial 3).
-fn empty_note(shard: Option<Shard>) -> String {
-    match shard {
-        Some(s) => format!("shard {s} holds no records"),
-        None => "no puzzles found (0 records)".to_string(),
+/// than shards is empty although the file is not, so it is named (trial 3); a run stopped
+/// by Ctrl-C before its first record was finished may have read many (a pipe, a terminal),
+/// so it never says none were found (trial 10, finding 4).
+fn empty_note(shard: Option<Shard>, interrupted: bool) -> String {
+    match (interrupted, shard) {
+        (true, _) => "interrupted before any record was finished (0 records)".to_string(),
+        (false, Some(s)) => format!("shard {s} holds no records"),
+        (false, None) => "no puzzles found (0 records)".to_string(),
     }
 }
 
