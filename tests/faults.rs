@@ -111,6 +111,20 @@ fn unwritable_output_locations_are_one_line_errors() {
     assert_eq!(fs::read_to_string(&file).unwrap(), "x");
 }
 
+/// Reads an interrupted child's stderr to the end, waits for it, and asserts it exited
+/// with 130 (the code of a run stopped by a signal); returns the stderr.
+fn exit_130_stderr(child: &mut std::process::Child) -> String {
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130), "{err}");
+    err
+}
+
 /// Runs the binary with its stdout read for `keep` bytes, then closed.
 fn run_with_closed_stdout(args: &[&std::ffi::OsStr], keep: usize) -> (Option<i32>, String) {
     let mut child = Command::new(exe())
@@ -235,15 +249,7 @@ fn interrupted_run_keeps_the_finished_prefix(signal: &str, times: usize) {
         .status()
         .unwrap();
     assert!(sent.success());
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "{err}");
+    let err = exit_130_stderr(&mut child);
     assert!(!err.contains("panicked"), "{err}");
     let json: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
@@ -315,14 +321,7 @@ fn trial10_ctrl_c_before_any_record_finished_never_says_no_puzzles_found() {
     assert!(sent.success());
     std::thread::sleep(Duration::from_millis(200));
     drop(stdin); // the producer closes the pipe
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    assert_eq!(child.wait().unwrap().code(), Some(130), "{err}");
+    let err = exit_130_stderr(&mut child);
     assert!(!err.contains("no puzzles found"), "{err}");
     assert!(
         err.contains("sudoku-batch: note: -: interrupted before any record was finished"),
