@@ -173,11 +173,7 @@ impl State {
     #[inline]
     pub(crate) fn assign(&mut self, d: usize, cell: Cell) -> Result<(), Contradiction> {
         let i = 9 * cell.band + d;
-        let bit = 1u32 << cell.bit;
-        if self.cand[i] & bit == 0 {
-            return Err(Contradiction);
-        }
-        self.cand[i] &= !BAND_PEERS[cell.bit as usize] | bit;
+        self.cand[i] = place(self.cand[i], cell.bit)?;
         Ok(())
     }
 
@@ -234,7 +230,6 @@ impl State {
             if m == 0 {
                 return Ok(());
             }
-
             while m != 0 {
                 let i = m.trailing_zeros() as usize;
                 m &= m - 1;
@@ -485,6 +480,18 @@ impl State {
         }
         g
     }
+}
+
+/// A digit's band board with the digit fixed in band bit `bit`: the rest of the cell's row
+/// and box cleared ([`State::assign`]); a [`Contradiction`] when the board no longer has
+/// the cell.
+#[inline(always)]
+fn place(board: u32, bit: u32) -> Result<u32, Contradiction> {
+    let cell = 1u32 << bit;
+    if board & cell == 0 {
+        return Err(Contradiction);
+    }
+    Ok(board & (!BAND_PEERS[bit as usize] | cell))
 }
 
 /// The cells of a band by how many candidates they have, from its nine boards: `[at least

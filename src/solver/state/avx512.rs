@@ -7,9 +7,11 @@
 //! 12% of serg_benchmark's samples on those loads; BENCHMARKS.md, issue 14, ninth round).
 //! Here the boards and their last-seen copies live in registers for the whole call:
 //! board `i` is lane `i % 16` of register `i / 16` (lanes 27..32 are 0 in both), changed
-//! boards are one compare, and an update is a few masked moves. The rules, their order and
-//! so every intermediate state are those of the portable code, so both make the same
-//! guesses (tested).
+//! boards are one compare, and an update is a few masked ands. Each round's updates read
+//! the boards as the round found them and their deductions are applied together, where
+//! the portable code applies each before the next: the rules are the portable code's and
+//! monotone, so both reach the same fixpoint and make the same guesses (tested node by
+//! node), though the states between differ.
 
 use std::arch::x86_64::{
     __m512i, _mm512_and_si512, _mm512_castsi512_si128, _mm512_cmpneq_epi32_mask,
@@ -19,7 +21,7 @@ use std::arch::x86_64::{
 };
 
 use super::{
-    candidate_counts, stack_filter_portable, Cell, Contradiction, State, BAND, BAND_PEERS, BOARDS,
+    candidate_counts, place, stack_filter_portable, Cell, Contradiction, State, BAND, BOARDS,
     COMPLEX, OTHER, POINTING,
 };
 
@@ -141,14 +143,13 @@ impl Boards {
         ))) as u32
     }
 
-    /// The boards with board `i` (`own`, one bit) replaced by `v`.
+    /// The boards with the lanes of `own` (a board's [`Lanes::own`]) replaced by `v`'s.
     #[target_feature(enable = "avx512f")]
     #[inline]
-    fn set(self, own: u32, v: u32) -> Boards {
-        let v = _mm512_set1_epi32(v as i32);
+    fn set(self, own: [u16; 2], v: __m512i) -> Boards {
         Boards(
-            _mm512_mask_mov_epi32(self.0, own as u16, v),
-            _mm512_mask_mov_epi32(self.1, (own >> 16) as u16, v),
+            _mm512_mask_mov_epi32(self.0, own[0], v),
+            _mm512_mask_mov_epi32(self.1, own[1], v),
         )
     }
 
@@ -220,10 +221,7 @@ impl State {
                     };
                     acc0 = apply(acc0, 0);
                     acc1 = apply(acc1, 1);
-                    prev = Boards(
-                        _mm512_mask_mov_epi32(prev.0, lanes.own[0], a_all),
-                        _mm512_mask_mov_epi32(prev.1, lanes.own[1], a_all),
-                    );
+                    prev = prev.set(lanes.own, a_all);
                 }
                 cand = Boards(
                     _mm512_and_si512(cand.0, acc0),
@@ -263,12 +261,9 @@ impl State {
                         while hits != 0 {
                             let bit = hits.trailing_zeros();
                             hits &= hits - 1;
-                            if x & 1 << bit == 0 {
-                                return Err(Contradiction);
-                            }
-                            x &= !BAND_PEERS[bit as usize] | 1 << bit;
+                            x = place(x, bit)?;
                         }
-                        cand = cand.set(1 << i, x);
+                        cand = cand.set(LANES[i & 31].own, _mm512_set1_epi32(x as i32));
                     }
                 } else {
                     *pair = r2 & !r3;
