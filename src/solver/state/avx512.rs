@@ -11,7 +11,10 @@
 //! the boards as the round found them and their deductions are applied together, where
 //! the portable code applies each before the next: the rules are the portable code's and
 //! monotone, so both reach the same fixpoint and make the same guesses (tested node by
-//! node), though the states between differ.
+//! node), though the states between differ. The stack logic of a hard search runs on the
+//! registers too (`avx512/stack.rs`).
+
+mod stack;
 
 use std::arch::x86_64::{
     __m512i, _mm512_and_si512, _mm512_castsi512_si128, _mm512_cmpneq_epi32_mask,
@@ -21,8 +24,7 @@ use std::arch::x86_64::{
 };
 
 use super::{
-    candidate_counts, place, stack_filter_portable, Cell, Contradiction, State, BAND, BOARDS,
-    COMPLEX, OTHER, POINTING,
+    candidate_counts, place, Cell, Contradiction, State, BAND, BOARDS, COMPLEX, OTHER, POINTING,
 };
 
 /// The lanes an update of a board writes, as the two registers' 16-lane masks (low,
@@ -270,16 +272,15 @@ impl State {
                 }
             }
             if !placed {
-                cand.store(&mut self.cand);
                 if stacks {
-                    stack_filter_portable(&mut self.cand);
-                    let after = Boards::load(&self.cand);
+                    let after = stack::stack_filter(cand);
                     // After settling, `prev` equals `cand`: any difference is new.
                     if after.differ(cand) != 0 {
                         cand = after;
                         continue;
                     }
                 }
+                cand.store(&mut self.cand);
                 prev.store(&mut self.prev);
                 self.unsolved = [unsolved[0], unsolved[1], unsolved[2]];
                 return Ok(Some(self.branch_cell::<true>(pairs, max_pairs)));
