@@ -32,6 +32,8 @@
 //! One file per concern:
 //! - [`source`]: where bytes come from (a read-only memory map, or a stream: standard input,
 //!   a pipe, `--no-mmap`), compression by content and UTF-16 decoding;
+//! - [`feed`]: a stream read on a thread of its own (a decoder, a live input), so a block
+//!   can be handed over when the producer pauses and a wait can be given up on Ctrl-C;
 //! - `blocks`: a stream read in bounded blocks cut at record boundaries, and shards of it;
 //! - `dataset`: the entry point, [`Dataset`];
 //! - [`layout`]: lines or CSV, which field holds the puzzle and the stored solution;
@@ -71,6 +73,7 @@
 mod blocks;
 mod chunk;
 mod dataset;
+pub mod feed;
 pub mod guard;
 mod jsonl;
 pub mod layout;
@@ -84,6 +87,7 @@ pub mod source;
 pub mod stamp;
 
 use std::io;
+use std::sync::atomic::AtomicBool;
 
 pub use blocks::BLOCK;
 pub use chunk::RawChunk;
@@ -226,6 +230,11 @@ pub struct ReadOptions {
     /// block holds at least this many bytes and at least one whole line. Tests make it
     /// small to cut inputs into many blocks.
     pub block: usize,
+    /// Once set, a wait for more bytes of a live input (standard input, a pipe, a
+    /// terminal) is given up and the input is read no further, as if it ended after its
+    /// last whole line (without a content hash). Default: Ctrl-C's flag,
+    /// [`crate::interrupt::INTERRUPTED`].
+    pub stop: &'static AtomicBool,
 }
 
 impl Default for ReadOptions {
@@ -237,6 +246,7 @@ impl Default for ReadOptions {
             keep_text: false,
             hash: false,
             block: BLOCK,
+            stop: &crate::interrupt::INTERRUPTED,
         }
     }
 }

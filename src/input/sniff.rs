@@ -39,7 +39,7 @@ use crate::grid::{is_cell_byte, parse_cells, parse_solution, BARE_CR_FIX};
 pub const DELIMITERS: [u8; 4] = [b',', b'\t', b';', b'|'];
 
 /// Data rows looked at to settle a column by content.
-const SAMPLE_ROWS: usize = 20;
+pub(crate) const SAMPLE_ROWS: usize = 20;
 
 /// Data lines of a lines input looked at to find its puzzle field and whether its lines
 /// carry solutions.
