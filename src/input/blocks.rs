@@ -58,6 +58,14 @@ pub(crate) struct Blocks {
     /// Where the scan for a cut stands: bytes of `buf` scanned, whether inside quotes, the
     /// last cut found, and the last line end whatever the quotes.
     scan: (usize, bool, usize, usize),
+    /// The last lone `\r` line end outside quotes that the scan found (quotes mode): CSV
+    /// rows end there too (see `range::csv_line`).
+    lone_cr: usize,
+    /// Where the line the scan stands in starts (quotes mode): a lone `\r` ends no `#`
+    /// comment line, which the `csv` crate reads to its `\n`.
+    line_start: usize,
+    /// The input is known to be CSV: blocks are cut at lone `\r` line ends too.
+    csv: bool,
     hasher: Option<Sha256>,
     /// Bytes at the start of `buf` already hashed (the kept start of a long line).
     hashed: usize,
@@ -97,6 +105,9 @@ impl Blocks {
             quotes: true,
             size: size.max(1),
             scan: (0, false, 0, 0),
+            lone_cr: 0,
+            line_start: 0,
+            csv: false,
             hasher: hash.then(Sha256::new),
             hashed: 0,
             hidden: (0, 0),
@@ -136,6 +147,14 @@ impl Blocks {
         self.quotes = quotes;
     }
 
+    /// The input is CSV: blocks are cut outside quotes, at `\n` and at lone `\r` line ends
+    /// (classic Mac OS), where its rows end too. Before the layout is known, a block is
+    /// cut at a lone `\r` only when no `\n` came for [`MAX_LINE`] bytes.
+    pub(crate) fn set_csv(&mut self) {
+        self.quotes = true;
+        self.csv = true;
+    }
+
     /// Reads a shard only: line starts at decoded offsets in `[from, to)`.
     pub(crate) fn set_shard(&mut self, from: u64, to: u64) {
         self.shard = Some((from, to));
@@ -159,13 +178,18 @@ impl Blocks {
             self.hidden = (0, 0);
         }
         self.scan = (0, false, 0, 0);
+        self.lone_cr = 0;
+        self.line_start = 0;
         loop {
             self.scan_cuts();
             if self.eof {
                 self.end = self.buf.len();
                 return Ok(());
             }
-            let cut = self.scan.2;
+            let cut = match self.csv {
+                true => self.scan.2.max(self.lone_cr),
+                false => self.scan.2,
+            };
             // Stopped: the line after the last cut may be cut short, so it is dropped.
             if self.stopped || (self.buf.len() >= self.size && cut > 0) {
                 self.end = cut;
@@ -180,6 +204,12 @@ impl Blocks {
                 // An unclosed quote: its rows are invalid whatever happens, and memory stays
                 // bounded if the block is cut at a line end anyway.
                 self.end = self.scan.3;
+                return Ok(());
+            }
+            if self.scan.3 == 0 && self.buf.len() > MAX_LINE + 1 && self.lone_cr > 0 {
+                // No `\n` yet, but lone `\r`s: CSV rows with classic Mac OS line ends
+                // (the layout is not known yet), not one long line.
+                self.end = self.lone_cr;
                 return Ok(());
             }
             if self.scan.3 == 0 && self.buf.len() > MAX_LINE + 1 {
@@ -238,6 +268,8 @@ impl Blocks {
         }
         self.hidden = (keep, dropped);
         self.scan = (keep, false, 0, 0);
+        self.lone_cr = 0;
+        self.line_start = 0;
         Ok(())
     }
 
@@ -257,15 +289,30 @@ impl Blocks {
     /// Scans the bytes read since the last scan for line ends that may end a block.
     fn scan_cuts(&mut self) {
         let (from, mut quoted, mut cut, mut any) = self.scan;
+        let mut upto = self.buf.len();
         let new = &self.buf[from..];
         if self.quotes {
-            for i in memchr::memchr2_iter(b'"', b'\n', new) {
-                match new[i] {
-                    b'"' => quoted = !quoted,
+            for i in memchr::memchr3_iter(b'"', b'\n', b'\r', new) {
+                match (new[i], new.get(i + 1)) {
+                    (b'"', _) => quoted = !quoted,
+                    (b'\r', Some(b'\n')) => {}
+                    (b'\r', None) => {
+                        // Whether a `\n` follows is not known yet: look again next time.
+                        upto = from + i;
+                        break;
+                    }
+                    (b'\r', Some(_)) => {
+                        let comment = self.buf.get(self.line_start) == Some(&b'#');
+                        if !quoted && !comment {
+                            self.lone_cr = from + i + 1;
+                            self.line_start = from + i + 1;
+                        }
+                    }
                     _ => {
                         any = from + i + 1;
                         if !quoted {
                             cut = any;
+                            self.line_start = any;
                         }
                     }
                 }
@@ -274,7 +321,7 @@ impl Blocks {
             cut = from + i + 1;
             any = cut;
         }
-        self.scan = (self.buf.len(), quoted, cut, any);
+        self.scan = (upto, quoted, cut, any);
     }
 
     /// Applies the shard to the block at `cursor`: skips the lines before it (counting their

@@ -237,10 +237,12 @@ impl Dataset {
             }
         };
         let mut body = body;
-        if let (Body::Blocks(b), Layout::Lines { .. } | Layout::Columns { .. }) =
-            (&mut body, &layout)
-        {
-            b.set_quotes(false);
+        match (&mut body, &layout) {
+            (Body::Blocks(b), Layout::Lines { .. } | Layout::Columns { .. }) => {
+                b.set_quotes(false);
+            }
+            (Body::Blocks(b), Layout::Csv { .. }) => b.set_csv(),
+            _ => {}
         }
         let cursor = Cursor::new(
             &layout,

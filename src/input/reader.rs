@@ -229,7 +229,9 @@ impl CsvCursor {
             }
             let at = self.line;
             self.pos += next;
-            self.line += u64::from(next > end);
+            // A `\n` ends the line, and so does a `\r` that ends the block without one (a
+            // lone CR: blocks and shards are cut after one, never inside a CRLF).
+            self.line += u64::from(next > end || line.ends_with(b"\r"));
             if !is_csv_data_line(line) {
                 continue;
             }
