@@ -118,7 +118,13 @@ mod tests {
         ] {
             assert!(is_descriptor_path(Path::new(p)), "{p}");
         }
-        for p in ["/dev/null", "/proc/self/status", "/proc/x1/fd/3", "fd/3", "out.csv"] {
+        for p in [
+            "/dev/null",
+            "/proc/self/status",
+            "/proc/x1/fd/3",
+            "fd/3",
+            "out.csv",
+        ] {
             assert!(!is_descriptor_path(Path::new(p)), "{p}");
         }
     }
