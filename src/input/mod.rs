@@ -483,6 +483,33 @@ mod tests {
         assert_eq!(recs[0].puzzle.as_ref().unwrap().to_string(), P);
     }
 
+    /// The sniffer's sample skipped a row that follows a `#` comment line: the crate
+    /// places such a row's start before the comment, and the sample judged the comment. So
+    /// the columns were judged on the one row before the comments, not by majority.
+    #[test]
+    fn headerless_columns_are_judged_on_the_rows_after_comment_lines_too() {
+        let text = format!("{P},{S}\n{}", format!("# c\n{S},{P}\n").repeat(4));
+        let opts = LayoutOptions {
+            format: Format::Csv,
+            no_header: true,
+            ..LayoutOptions::default()
+        };
+        let (layout, recs) = read_all(text.as_bytes(), &opts);
+        assert_eq!(
+            layout,
+            Layout::Csv {
+                header: None,
+                puzzle: 1,
+                solution: Some(0),
+                delimiter: b',',
+                width: Some(2),
+            }
+        );
+        assert_eq!(recs.len(), 5);
+        let lines: Vec<u64> = recs.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [1, 3, 5, 7, 9]);
+    }
+
     #[test]
     fn unknown_puzzle_column_is_a_layout_error() {
         let opts = LayoutOptions {
