@@ -385,6 +385,55 @@ fn an_output_that_is_standard_output_beside_dash_is_refused() {
 }
 
 #[test]
+fn an_output_on_standard_output_or_error_keeps_what_the_file_held() {
+    // Trial 11, finding 1: `--stats /dev/stdout >> log 2>&1` reopened the log with O_TRUNC,
+    // wiping what it held, and the summary on stderr then overwrote the start of the
+    // output. Written through the shared descriptor, the log keeps its old line, the whole
+    // output and the summary.
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log.txt");
+    let records = data_lines(&fs::read_to_string(SAMPLE).unwrap()).len();
+    for (flag, path) in [
+        ("--stats", "/dev/stdout"),
+        ("--stats", "/dev/stderr"),
+        ("--report", "/dev/stdout"),
+        ("--report", "/dev/fd/2"),
+    ] {
+        fs::write(&log, "an old line\n").unwrap();
+        let f = fs::OpenOptions::new().append(true).open(&log).unwrap();
+        let status = std::process::Command::new(bin().get_program())
+            .args(["solve", SAMPLE, "-o", "/dev/null", flag, path])
+            .stdout(f.try_clone().unwrap())
+            .stderr(f)
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(0), "{flag} {path}");
+        let text = fs::read_to_string(&log).unwrap();
+        let (old, rest) = text.split_once('\n').unwrap();
+        assert_eq!(old, "an old line", "{flag} {path}: {text:.300}");
+        assert!(
+            rest.contains(&format!("{records} records")),
+            "{flag} {path}: the summary: {text:.300}"
+        );
+        if flag == "--stats" {
+            let csv: String = rest
+                .lines()
+                .filter(|l| l.starts_with("record,") || l.starts_with(|c: char| c.is_ascii_digit()))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            let rows = stats_rows(&csv);
+            assert_eq!(rows.len(), records, "{flag} {path}");
+            assert!(rows.iter().all(|r| r[2] == "solved"), "{flag} {path}");
+        } else {
+            let json = &rest[rest.find('{').unwrap()..=rest.rfind('}').unwrap()];
+            let report: serde_json::Value = serde_json::from_str(json)
+                .unwrap_or_else(|e| panic!("{flag} {path}: {e}: {text:.600}"));
+            assert_eq!(report["records"], records, "{flag} {path}");
+        }
+    }
+}
+
+#[test]
 fn inputs_of_different_layouts_are_refused_before_any_work() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing.txt");

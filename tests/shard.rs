@@ -206,6 +206,46 @@ fn shards_of_a_crlf_csv_with_bom_comments_and_bad_rows_make_the_whole_run() {
     check_union(&path, true);
 }
 
+/// A CSV whose rows end in a lone CR (classic Mac OS) after a header ended by LF, all of
+/// them or some (a mix with LF and CRLF): the cuts fell only at `\n`, so a CR-only file
+/// was never cut (shard 1 held every row) and a mixed one numbered its shards' records as
+/// if each `\n` ended one row, which doubled record numbers across shards. Now the shards
+/// are cut between rows, each holds its share, and their union is the whole run.
+#[test]
+fn shards_of_a_csv_with_lone_cr_line_ends_make_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = fs::read_to_string(SAMPLE_CSV).unwrap();
+    let (header, rows) = text.split_once('\n').unwrap();
+    let rows: Vec<&str> = rows.lines().take(90).collect();
+    let cr_only = format!("{header}\n{}\r", rows.join("\r"));
+    let mut mixed = format!("{header}\n");
+    for (i, row) in rows.iter().enumerate() {
+        mixed.push_str(row);
+        mixed.push_str(["\r", "\r", "\n", "\r\n", "\r"][i % 5]);
+        if i % 17 == 3 {
+            mixed.push('\r'); // a blank line, ended by a lone CR
+        }
+    }
+    for (name, text) in [("cr.csv", cr_only), ("mixed.csv", mixed)] {
+        let path = dir.path().join(name);
+        fs::write(&path, text).unwrap();
+        check_union(&path, true);
+        for k in 1..=3 {
+            let run = solve(dir.path(), &path, Some(&format!("{k}/3")), "third");
+            let rows = run.stats.len();
+            if name == "cr.csv" {
+                // Rows of equal length: the cuts fall exactly between rows 30 and 31, 60 and 61.
+                assert_eq!(rows, 30, "{name}: shard {k}/3");
+            } else {
+                assert!(
+                    (25..=35).contains(&rows),
+                    "{name}: shard {k}/3 holds {rows} rows"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn more_shards_than_lines_leaves_some_empty() {
     let dir = tempfile::tempdir().unwrap();

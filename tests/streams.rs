@@ -511,6 +511,93 @@ proptest! {
     }
 }
 
+/// A CSV with a header ended by LF and rows ended by LF, CRLF or a lone CR (classic Mac
+/// OS), with blank lines, comments and bad rows among them.
+fn csv_file() -> impl Strategy<Value = Vec<u8>> {
+    let p = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
+    let row = prop_oneof![
+        4 => Just(format!("{p},x")),
+        1 => Just(format!("{},x", &p[..80])),
+        1 => Just("# comment".to_string()),
+        1 => Just(String::new()),
+        1 => "[0-9.]{0,90}",
+    ];
+    let end = prop_oneof![Just("\n"), Just("\r\n"), Just("\r")];
+    prop::collection::vec((row, end), 0..60).prop_map(|rows| {
+        let mut text = String::from("puzzle,note\n");
+        for (row, end) in rows {
+            text.push_str(&row);
+            text.push_str(end);
+        }
+        text.into_bytes()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Lone CR line ends: the shards of a CSV are cut between its rows (their records
+    /// joined are the whole file's, numbered alike), and a stream read in small blocks
+    /// gives the mapped file's records.
+    #[test]
+    fn csv_with_lone_cr_line_ends_cuts_shards_and_blocks_between_rows(
+        bytes in csv_file(),
+        count in 1u32..5,
+        block in 1usize..300,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let plain: PathBuf = dir.path().join("p.csv");
+        fs::write(&plain, &bytes).unwrap();
+        let whole = records(&plain, &ReadOptions::default());
+        let mut joined = Vec::new();
+        for index in 1..=count {
+            let shard = Some(Shard { index, count });
+            let mapped = records(&plain, &ReadOptions { shard, ..ReadOptions::default() });
+            let opts = ReadOptions { shard, mmap: false, block, ..ReadOptions::default() };
+            prop_assert_eq!(&records(&plain, &opts), &mapped, "shard {}/{}", index, count);
+            joined.extend_from_slice(&mapped[..mapped.len() - 1]);
+        }
+        prop_assert_eq!(&joined[..], &whole[..whole.len() - 1]);
+    }
+}
+
+/// A CSV whose rows all end in a lone CR, larger than the 4 MiB line cap, read as a stream:
+/// its blocks were cut only at `\n`, so it was taken for one line over the cap and every
+/// row after the first 4 MiB was lost. It gives the mapped file's records.
+#[test]
+fn a_stream_of_a_csv_with_only_lone_cr_line_ends_loses_no_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cr.csv");
+    let row = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
+    let rows = 5 * (1 << 20) / (row.len() + 1) + 1;
+    fs::write(&path, format!("{row}\r").repeat(rows)).unwrap();
+    let layout = sudoku_batch::input::LayoutOptions {
+        no_header: true,
+        ..Default::default()
+    };
+    let mapped = records(
+        &path,
+        &ReadOptions {
+            layout: layout.clone(),
+            ..ReadOptions::default()
+        },
+    );
+    assert_eq!(
+        mapped.len(),
+        rows + 1,
+        "every row, and the next record number"
+    );
+    let streamed = records(
+        &path,
+        &ReadOptions {
+            layout,
+            mmap: false,
+            ..ReadOptions::default()
+        },
+    );
+    assert!(streamed == mapped, "streamed: {} records", streamed.len());
+}
+
 /// The SHA-256 that `finish` reports for `path` read with `opts`.
 fn sha256(path: &Path, opts: &ReadOptions) -> Option<String> {
     let opts = ReadOptions {

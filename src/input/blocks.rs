@@ -10,12 +10,21 @@
 //! read and dropped up to its line end), which is all the readers need to call it one
 //! `invalid` record (see [`super::record`]), so memory stays bounded whatever the line.
 //!
+//! **A live input** (standard input, a pipe, a terminal: [`super::source::Reader::Live`])
+//! may pause, and a block is then handed over early: when a read would wait, the whole
+//! records that have arrived make the block, so a slow producer's puzzles are worked on as
+//! they come (trial 10, finding 4). The first block, which the layout is worked out on,
+//! waits for [`FIRST_LINES`] lines (or the end), so the sniffing judges a CSV by its usual
+//! sample. A wait for more bytes ends when the stop flag (Ctrl-C) is set: the stream is
+//! then read no further, and a line cut short by it is dropped, not read as a record.
+//!
 //! **A shard of a stream** (`--shard K/N`) is read by reading and skipping: the cuts are the
 //! byte offsets of [`super::range`] in the decoded bytes, so a compressed file gives exactly
 //! the shards of its plain copy. They need the decoded length first, which [`super::Dataset`]
 //! measures by reading a file once more (so standard input and pipes cannot be sharded).
 
-use std::io::{self, Read};
+use std::io;
+use std::sync::atomic::AtomicBool;
 
 use sha2::{Digest, Sha256};
 
@@ -25,8 +34,13 @@ use super::reader::Cursor;
 use super::record::MAX_LINE;
 use super::source::Stream;
 
-/// Bytes a block holds at least (unless the input ends first), and read at a time.
+/// Bytes a block holds at least (unless the input ends first, or a live input pauses), and
+/// read at a time.
 pub const BLOCK: usize = 1 << 20;
+
+/// Lines the first block of a live input holds before it is handed over while the producer
+/// pauses: the header and the data rows the sniffing judges a CSV's columns on.
+pub const FIRST_LINES: usize = super::sniff::SAMPLE_ROWS + 1;
 
 /// A stream read in blocks that end at a record boundary.
 pub(crate) struct Blocks {
@@ -44,6 +58,14 @@ pub(crate) struct Blocks {
     /// Where the scan for a cut stands: bytes of `buf` scanned, whether inside quotes, the
     /// last cut found, and the last line end whatever the quotes.
     scan: (usize, bool, usize, usize),
+    /// The last lone `\r` line end outside quotes that the scan found (quotes mode): CSV
+    /// rows end there too (see `range::csv_line`).
+    lone_cr: usize,
+    /// Where the line the scan stands in starts (quotes mode): a lone `\r` ends no `#`
+    /// comment line, which the `csv` crate reads to its `\n`.
+    line_start: usize,
+    /// The input is known to be CSV: blocks are cut at lone `\r` line ends too.
+    csv: bool,
     hasher: Option<Sha256>,
     /// Bytes at the start of `buf` already hashed (the kept start of a long line).
     hashed: usize,
@@ -54,14 +76,26 @@ pub(crate) struct Blocks {
     shard: Option<(u64, u64)>,
     /// The shard's end has been reached: no more records.
     pub(crate) done: bool,
+    /// Once set, a wait for a live input's bytes is given up ([`super::ReadOptions::stop`]).
+    stop: &'static AtomicBool,
+    /// The stop flag ended a wait: the stream is read no further.
+    stopped: bool,
+    /// Lines a block must hold to be handed over while a live input pauses.
+    early: usize,
 }
 
 impl Blocks {
     /// Reads the first block of `stream` (of at least `size` bytes; cut outside quotes until
     /// [`Blocks::set_quotes`] says otherwise). `hash`: keep a SHA-256 of every byte read. A
     /// CSV block is cut at a line end inside quotes (an unclosed quote) once it holds 16
-    /// times `size` bytes without a line end outside them, so memory stays bounded.
-    pub(crate) fn new(stream: Stream, size: usize, hash: bool) -> io::Result<Blocks> {
+    /// times `size` bytes without a line end outside them, so memory stays bounded. `stop`:
+    /// once set, a live input is read no further.
+    pub(crate) fn new(
+        stream: Stream,
+        size: usize,
+        hash: bool,
+        stop: &'static AtomicBool,
+    ) -> io::Result<Blocks> {
         let mut b = Blocks {
             stream,
             buf: Vec::new(),
@@ -71,13 +105,20 @@ impl Blocks {
             quotes: true,
             size: size.max(1),
             scan: (0, false, 0, 0),
+            lone_cr: 0,
+            line_start: 0,
+            csv: false,
             hasher: hash.then(Sha256::new),
             hashed: 0,
             hidden: (0, 0),
             shard: None,
             done: false,
+            stop,
+            stopped: false,
+            early: FIRST_LINES,
         };
         b.advance(0)?;
+        b.early = 1;
         Ok(b)
     }
 
@@ -91,9 +132,27 @@ impl Blocks {
         self.eof
     }
 
+    /// Whether the stop flag ended the reading (the current block is the last).
+    pub(crate) fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Whether the next block can be read without waiting for a live input's producer.
+    pub(crate) fn ready(&mut self) -> bool {
+        self.stream.reader.ready()
+    }
+
     /// Cuts blocks only outside double quotes (CSV) or at any line end (lines).
     pub(crate) fn set_quotes(&mut self, quotes: bool) {
         self.quotes = quotes;
+    }
+
+    /// The input is CSV: blocks are cut outside quotes, at `\n` and at lone `\r` line ends
+    /// (classic Mac OS), where its rows end too. Before the layout is known, a block is
+    /// cut at a lone `\r` only when no `\n` came for [`MAX_LINE`] bytes.
+    pub(crate) fn set_csv(&mut self) {
+        self.quotes = true;
+        self.csv = true;
     }
 
     /// Reads a shard only: line starts at decoded offsets in `[from, to)`.
@@ -119,14 +178,26 @@ impl Blocks {
             self.hidden = (0, 0);
         }
         self.scan = (0, false, 0, 0);
+        self.lone_cr = 0;
+        self.line_start = 0;
         loop {
             self.scan_cuts();
             if self.eof {
                 self.end = self.buf.len();
                 return Ok(());
             }
-            if self.buf.len() >= self.size && self.scan.2 > 0 {
-                self.end = self.scan.2;
+            let cut = match self.csv {
+                true => self.scan.2.max(self.lone_cr),
+                false => self.scan.2,
+            };
+            // Stopped: the line after the last cut may be cut short, so it is dropped.
+            if self.stopped || (self.buf.len() >= self.size && cut > 0) {
+                self.end = cut;
+                return Ok(());
+            }
+            if cut > 0 && self.holds_lines(cut) && !self.stream.reader.ready() {
+                // A live input's producer paused: what has arrived is worked on now.
+                self.end = cut;
                 return Ok(());
             }
             if self.buf.len() >= 16 * self.size && self.scan.3 > 0 {
@@ -135,31 +206,38 @@ impl Blocks {
                 self.end = self.scan.3;
                 return Ok(());
             }
+            if self.scan.3 == 0 && self.buf.len() > MAX_LINE + 1 && self.lone_cr > 0 {
+                // No `\n` yet, but lone `\r`s: CSV rows with classic Mac OS line ends
+                // (the layout is not known yet), not one long line.
+                self.end = self.lone_cr;
+                return Ok(());
+            }
             if self.scan.3 == 0 && self.buf.len() > MAX_LINE + 1 {
                 self.drop_long_line()?;
                 continue;
             }
             let n = self.read_more()?;
-            self.eof = n == 0;
+            self.eof = n == 0 && !self.stopped;
         }
     }
 
-    /// Reads up to [`Blocks::size`] more bytes onto the end of `buf`; how many (0 at the end).
+    /// Whether `buf[..cut]` holds [`Blocks::early`] lines.
+    fn holds_lines(&self, cut: usize) -> bool {
+        self.early <= 1
+            || memchr::memchr_iter(b'\n', &self.buf[..cut])
+                .nth(self.early - 1)
+                .is_some()
+    }
+
+    /// Reads up to [`Blocks::size`] more bytes onto the end of `buf`; how many (0 at the end,
+    /// or when the stop flag ended the wait: then [`Blocks::stopped`] is set).
     fn read_more(&mut self) -> io::Result<usize> {
-        let old = self.buf.len();
-        self.buf.resize(old + self.size, 0);
-        let n = loop {
-            match self.stream.reader.read(&mut self.buf[old..]) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    self.buf.truncate(old);
-                    return Err(e);
-                }
-            }
-        };
-        self.buf.truncate(old + n);
-        Ok(n)
+        let read = self
+            .stream
+            .reader
+            .append(&mut self.buf, self.size, self.stop)?;
+        self.stopped |= read.is_none();
+        Ok(read.unwrap_or(0))
     }
 
     /// `buf` is the start of one line longer than [`MAX_LINE`] (it starts at a line start
@@ -184,12 +262,14 @@ impl Blocks {
             dropped += line_end as u64;
             self.buf.drain(keep..keep + line_end);
             if n == 0 || self.buf.len() > keep {
-                self.eof = n == 0;
+                self.eof = n == 0 && !self.stopped;
                 break;
             }
         }
         self.hidden = (keep, dropped);
         self.scan = (keep, false, 0, 0);
+        self.lone_cr = 0;
+        self.line_start = 0;
         Ok(())
     }
 
@@ -209,15 +289,30 @@ impl Blocks {
     /// Scans the bytes read since the last scan for line ends that may end a block.
     fn scan_cuts(&mut self) {
         let (from, mut quoted, mut cut, mut any) = self.scan;
+        let mut upto = self.buf.len();
         let new = &self.buf[from..];
         if self.quotes {
-            for i in memchr::memchr2_iter(b'"', b'\n', new) {
-                match new[i] {
-                    b'"' => quoted = !quoted,
+            for i in memchr::memchr3_iter(b'"', b'\n', b'\r', new) {
+                match (new[i], new.get(i + 1)) {
+                    (b'"', _) => quoted = !quoted,
+                    (b'\r', Some(b'\n')) => {}
+                    (b'\r', None) => {
+                        // Whether a `\n` follows is not known yet: look again next time.
+                        upto = from + i;
+                        break;
+                    }
+                    (b'\r', Some(_)) => {
+                        let comment = self.buf.get(self.line_start) == Some(&b'#');
+                        if !quoted && !comment {
+                            self.lone_cr = from + i + 1;
+                            self.line_start = from + i + 1;
+                        }
+                    }
                     _ => {
                         any = from + i + 1;
                         if !quoted {
                             cut = any;
+                            self.line_start = any;
                         }
                     }
                 }
@@ -226,7 +321,7 @@ impl Blocks {
             cut = from + i + 1;
             any = cut;
         }
-        self.scan = (self.buf.len(), quoted, cut, any);
+        self.scan = (upto, quoted, cut, any);
     }
 
     /// Applies the shard to the block at `cursor`: skips the lines before it (counting their
@@ -259,7 +354,7 @@ impl Blocks {
     pub(crate) fn count_rest(&mut self, pos: usize, layout: &Layout) -> io::Result<u64> {
         let mut n = boundary(&self.buf[..self.end], layout, pos, self.end).1;
         let mut used = self.end;
-        while !self.eof {
+        while !self.eof && !self.stopped {
             self.advance(used)?;
             n += boundary(self.block(), layout, 0, self.end).1;
             used = self.end;

@@ -216,7 +216,8 @@ impl Dataset {
             Source::Stream(stream) => {
                 // The layout is worked out on the first block; CSV cuts need it, so the
                 // first block is cut outside quotes in case the input is CSV.
-                let blocks = Blocks::new(stream, opts.block, opts.hash).map_err(io_err)?;
+                let blocks =
+                    Blocks::new(stream, opts.block, opts.hash, opts.stop).map_err(io_err)?;
                 let first = blocks.block();
                 let layout = detect(first, &opts.layout)
                     .map_err(|reason| InputError::layout(path, reason))?;
@@ -236,10 +237,12 @@ impl Dataset {
             }
         };
         let mut body = body;
-        if let (Body::Blocks(b), Layout::Lines { .. } | Layout::Columns { .. }) =
-            (&mut body, &layout)
-        {
-            b.set_quotes(false);
+        match (&mut body, &layout) {
+            (Body::Blocks(b), Layout::Lines { .. } | Layout::Columns { .. }) => {
+                b.set_quotes(false);
+            }
+            (Body::Blocks(b), Layout::Csv { .. }) => b.set_csv(),
+            _ => {}
         }
         let cursor = Cursor::new(
             &layout,
@@ -382,7 +385,14 @@ impl Dataset {
                 self.cursor
                     .fill(blocks.block(), stop, out, max)
                     .map_err(|e| csv_err(&self.path, e))?;
-                if out.len() >= max || blocks.done || blocks.at_eof() {
+                // A live input that pauses: the records taken are worked on now, not
+                // after its producer writes more.
+                if out.len() >= max
+                    || blocks.done
+                    || blocks.at_eof()
+                    || blocks.stopped()
+                    || (!out.is_empty() && !blocks.ready())
+                {
                     return Ok(());
                 }
                 let used = self.cursor.pos();

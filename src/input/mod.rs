@@ -32,6 +32,8 @@
 //! One file per concern:
 //! - [`source`]: where bytes come from (a read-only memory map, or a stream: standard input,
 //!   a pipe, `--no-mmap`), compression by content and UTF-16 decoding;
+//! - [`feed`]: a stream read on a thread of its own (a decoder, a live input), so a block
+//!   can be handed over when the producer pauses and a wait can be given up on Ctrl-C;
 //! - `blocks`: a stream read in bounded blocks cut at record boundaries, and shards of it;
 //! - `dataset`: the entry point, [`Dataset`];
 //! - [`layout`]: lines or CSV, which field holds the puzzle and the stored solution;
@@ -71,6 +73,7 @@
 mod blocks;
 mod chunk;
 mod dataset;
+pub mod feed;
 pub mod guard;
 mod jsonl;
 pub mod layout;
@@ -84,6 +87,7 @@ pub mod source;
 pub mod stamp;
 
 use std::io;
+use std::sync::atomic::AtomicBool;
 
 pub use blocks::BLOCK;
 pub use chunk::RawChunk;
@@ -226,6 +230,11 @@ pub struct ReadOptions {
     /// block holds at least this many bytes and at least one whole line. Tests make it
     /// small to cut inputs into many blocks.
     pub block: usize,
+    /// Once set, a wait for more bytes of a live input (standard input, a pipe, a
+    /// terminal) is given up and the input is read no further, as if it ended after its
+    /// last whole line (without a content hash). Default: Ctrl-C's flag,
+    /// [`crate::interrupt::INTERRUPTED`].
+    pub stop: &'static AtomicBool,
 }
 
 impl Default for ReadOptions {
@@ -237,6 +246,7 @@ impl Default for ReadOptions {
             keep_text: false,
             hash: false,
             block: BLOCK,
+            stop: &crate::interrupt::INTERRUPTED,
         }
     }
 }
@@ -471,6 +481,33 @@ mod tests {
         };
         let (_, recs) = read_all(text.as_bytes(), &opts);
         assert_eq!(recs[0].puzzle.as_ref().unwrap().to_string(), P);
+    }
+
+    /// The sniffer's sample skipped a row that follows a `#` comment line: the crate
+    /// places such a row's start before the comment, and the sample judged the comment. So
+    /// the columns were judged on the one row before the comments, not by majority.
+    #[test]
+    fn headerless_columns_are_judged_on_the_rows_after_comment_lines_too() {
+        let text = format!("{P},{S}\n{}", format!("# c\n{S},{P}\n").repeat(4));
+        let opts = LayoutOptions {
+            format: Format::Csv,
+            no_header: true,
+            ..LayoutOptions::default()
+        };
+        let (layout, recs) = read_all(text.as_bytes(), &opts);
+        assert_eq!(
+            layout,
+            Layout::Csv {
+                header: None,
+                puzzle: 1,
+                solution: Some(0),
+                delimiter: b',',
+                width: Some(2),
+            }
+        );
+        assert_eq!(recs.len(), 5);
+        let lines: Vec<u64> = recs.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [1, 3, 5, 7, 9]);
     }
 
     #[test]

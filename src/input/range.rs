@@ -9,7 +9,9 @@
 //! with line breaks) is never cut, and a row whose quote is not closed on its line, followed
 //! by a line that reads as a row, is one line (the reader's rule,
 //! `record::quote_left_open`, judged on the whole input as the reader judges it).
-//! Every CSV shard reads the header from the start of the file.
+//! Every CSV shard reads the header from the start of the file. A CSV's lines end at `\n`
+//! and at a lone `\r` (classic Mac OS line ends), where the `csv` crate ends rows too
+//! ([`csv_line`]), so a file with CR-only line ends is cut between its rows like any other.
 //!
 //! Record and line numbers stay those of the whole file: a shard counts the newlines before
 //! its start (`line`) and the records that start before it (`record`, rows for CSV), with a
@@ -23,7 +25,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::layout::Layout;
-use super::record::{data_line, is_csv_data_line, quote_left_open, quoted_after, BOM};
+use super::record::{
+    count_csv_line_ends, data_line, is_csv_data_line, quote_left_open, quoted_after, BOM,
+};
 
 /// Shard `index` of `count` (1-based: `1 <= index <= count`), written `K/N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -100,10 +104,14 @@ pub fn range(bytes: &[u8], layout: &Layout, shard: Shard) -> ShardRange {
     } else {
         boundary(bytes, layout, start, share(shard.index)).0
     };
+    let lines_before = match layout {
+        Layout::Csv { .. } => count_csv_line_ends(bytes, 0..start),
+        _ => memchr::memchr_iter(b'\n', &bytes[..start]).count() as u64,
+    };
     ShardRange {
         start,
         end: end.max(start),
-        first_line: memchr::memchr_iter(b'\n', &bytes[..start]).count() as u64 + 1,
+        first_line: lines_before + 1,
         first_record,
     }
 }
@@ -129,20 +137,42 @@ pub(crate) fn boundary(bytes: &[u8], layout: &Layout, from: usize, target: usize
     let fields = width.or(header.as_ref().map(Vec::len));
     let (mut pos, mut records, mut quoted) = (from, 0, false);
     while pos < bytes.len() && (quoted || pos < target) {
-        let next = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i + 1);
-        let line = bytes[pos..next]
-            .strip_suffix(b"\n")
-            .unwrap_or(&bytes[pos..next]);
+        let (line, next) = csv_line(bytes, pos);
         if quoted {
             quoted = quoted_after(line, *delimiter, true);
         } else if is_csv_data_line(line) {
             records += 1;
+            // The reader's unclosed-quote rule looks at rows that reach a `\n`; a quote
+            // left open at a lone `\r` goes on, as the crate reads it.
+            let at_newline = bytes[..next].ends_with(b"\n");
             quoted = quoted_after(line, *delimiter, false)
-                && !quote_left_open(line, &bytes[next..], *delimiter, fields);
+                && !(at_newline && quote_left_open(line, &bytes[next..], *delimiter, fields));
         }
         pos = next;
     }
     (pos, records)
+}
+
+/// The physical CSV line that starts at `pos` in `bytes`, without its line end (a CRLF's
+/// `\r` is kept, as the readers see it), and where the next line starts. A line ends at a
+/// `\n`, or at a `\r` not followed by one (a lone CR, as classic Mac OS ends lines), as the
+/// `csv` crate ends rows and the CSV reader counts lines ([`count_csv_line_ends`]); but a
+/// `#` comment line ends only at its `\n`, as the crate reads comments.
+fn csv_line(bytes: &[u8], pos: usize) -> (&[u8], usize) {
+    let rest = &bytes[pos..];
+    if rest.first() == Some(&b'#') {
+        // The crate reads a `#` comment to its `\n`, over any lone CR.
+        return memchr::memchr(b'\n', rest)
+            .map_or((rest, bytes.len()), |i| (&rest[..i], pos + i + 1));
+    }
+    for i in memchr::memchr2_iter(b'\n', b'\r', rest) {
+        match rest[i] {
+            b'\n' => return (&rest[..i], pos + i + 1),
+            _ if rest.get(i + 1) != Some(&b'\n') => return (&rest[..i], pos + i + 1),
+            _ => {}
+        }
+    }
+    (rest, bytes.len())
 }
 
 /// Data records in the whole of `bytes` read with `layout` (a `memchr` line scan, walking
@@ -190,10 +220,18 @@ fn is_data_line(line: &[u8], layout: &Layout) -> bool {
 }
 
 /// Data records whose line starts in `bytes` (a `memchr` line scan; `bytes` starts at a
-/// line start).
+/// line start). A CSV's lines end at lone `\r`s too ([`csv_line`]).
 pub(crate) fn count_records(bytes: &[u8], layout: &Layout) -> u64 {
     let mut n = 0;
     let mut pos = 0;
+    if let Layout::Csv { .. } = layout {
+        while pos < bytes.len() {
+            let (line, next) = csv_line(bytes, pos);
+            n += u64::from(is_csv_data_line(line));
+            pos = next;
+        }
+        return n;
+    }
     while pos < bytes.len() {
         let next = memchr::memchr(b'\n', &bytes[pos..]).map_or(bytes.len(), |i| pos + i + 1);
         n += u64::from(is_data_line(&bytes[pos..next], layout));

@@ -14,7 +14,7 @@ use super::chunk::{CsvColumns, LineParser, RawChunk, Row};
 use super::jsonl::JsonColumns;
 use super::layout::Layout;
 use super::record::{
-    count_csv_line_ends, count_newlines, data_line, is_csv_data_line, quote_left_open,
+    count_csv_line_ends, count_newlines, crate_row, data_line, is_csv_data_line, quote_left_open,
     split_fields, MAX_LINE,
 };
 use crate::grid::ParseError;
@@ -229,7 +229,9 @@ impl CsvCursor {
             }
             let at = self.line;
             self.pos += next;
-            self.line += u64::from(next > end);
+            // A `\n` ends the line, and so does a `\r` that ends the block without one (a
+            // lone CR: blocks and shards are cut after one, never inside a CRLF).
+            self.line += u64::from(next > end || line.ends_with(b"\r"));
             if !is_csv_data_line(line) {
                 continue;
             }
@@ -280,28 +282,13 @@ impl CsvCursor {
         };
         let mut resync = None;
         while out.len() < max && rdr.read_byte_record(&mut rec)? {
-            // The csv crate may place a record's start on the `\n` of the previous CRLF, or
-            // before blank lines and `#` comment lines that it skipped.
-            let mut at = rec.position().map_or(line_at.0, csv::Position::byte);
-            loop {
-                match body.get(at as usize) {
-                    Some(b'\r' | b'\n') => at += 1,
-                    Some(b'#') => {
-                        let rest = &body[at as usize..];
-                        at += memchr::memchr(b'\n', rest).map_or(rest.len(), |n| n + 1) as u64;
-                    }
-                    _ => break,
-                }
-            }
+            let pos = rec.position().map_or(line_at.0, csv::Position::byte);
+            let (at, row) = crate_row(body, pos as usize, rdr.position().byte() as usize);
+            let at = at as u64;
             line_at = (at, line_at.1 + lines_in(line_at.0, at));
-            let end = (rdr.position().byte() as usize).min(body.len());
-            let row = body.get(at as usize..end).unwrap_or(&[]);
-            let row = row.strip_suffix(b"\n").unwrap_or(row);
-            if !is_csv_data_line(row) {
-                // A line of blanks, which the crate reads as a row: no record, as on the
-                // plain path ([`is_csv_data_line`]).
-                continue;
-            }
+            let Some(row) = row else {
+                continue; // a line of blanks: no record, as on the plain path
+            };
             let mut error = None;
             if row.strip_suffix(b"\r").unwrap_or(row).len() > MAX_LINE {
                 // One huge row: a stream keeps only its first bytes (see record.rs), so its

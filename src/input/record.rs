@@ -58,6 +58,30 @@ pub fn is_csv_data_line(line: &[u8]) -> bool {
     !line.trim_ascii().is_empty() && line[0] != b'#'
 }
 
+/// The row the `csv` crate read as `body[start..end]` (`start`: its record's position,
+/// `end`: the reader's position after it), as the readers judge it: where the row really
+/// starts, and its bytes without the final `\n`, `None` when it is no record (a line of
+/// blanks, which the crate reads as a row of one empty field). The crate may place a row's
+/// start on the `\n` of the CRLF before it, or before the blank lines and `#` comment lines
+/// it skipped, so those are stepped over first. The one rule of the CSV reader and the
+/// sniffer's sample of rows.
+pub(crate) fn crate_row(body: &[u8], start: usize, end: usize) -> (usize, Option<&[u8]>) {
+    let mut at = start;
+    loop {
+        match body.get(at) {
+            Some(b'\r' | b'\n') => at += 1,
+            Some(b'#') => {
+                let rest = &body[at..];
+                at += memchr::memchr(b'\n', rest).map_or(rest.len(), |n| n + 1);
+            }
+            _ => break,
+        }
+    }
+    let row = body.get(at..end.min(body.len())).unwrap_or(&[]);
+    let row = row.strip_suffix(b"\n").unwrap_or(row);
+    (at, is_csv_data_line(row).then_some(row))
+}
+
 /// Whether `line` starts with 81 cells followed by the end or a separator.
 pub(crate) fn starts_with_puzzle(line: &[u8]) -> bool {
     line.len() >= 81

@@ -29,7 +29,7 @@
 
 use super::layout::{Format, Layout, LayoutOptions, PUZZLE_NAMES, SOLUTION_NAMES};
 use super::record::{
-    data_line, is_csv_data_line, lines_carry_solutions, starts_with_puzzle, strip_bom,
+    crate_row, data_line, is_csv_data_line, lines_carry_solutions, starts_with_puzzle, strip_bom,
 };
 use crate::grid::{is_cell_byte, parse_cells, parse_solution, BARE_CR_FIX};
 
@@ -39,7 +39,7 @@ use crate::grid::{is_cell_byte, parse_cells, parse_solution, BARE_CR_FIX};
 pub const DELIMITERS: [u8; 4] = [b',', b'\t', b';', b'|'];
 
 /// Data rows looked at to settle a column by content.
-const SAMPLE_ROWS: usize = 20;
+pub(crate) const SAMPLE_ROWS: usize = 20;
 
 /// Data lines of a lines input looked at to find its puzzle field and whether its lines
 /// carry solutions.
@@ -97,16 +97,12 @@ fn sample_rows(bytes: &[u8], delimiter: u8, header: bool) -> Vec<Vec<Vec<u8>>> {
     let mut rows = Vec::new();
     let mut rec = csv::ByteRecord::new();
     while rows.len() < SAMPLE_ROWS && rdr.read_byte_record(&mut rec).unwrap_or(false) {
-        // A line of blanks is no record to the readers: not to the sample either.
-        // (The crate may start a row on the line end before it.)
+        // What is no record to the readers is not in the sample either.
         let start = rec.position().map_or(0, csv::Position::byte) as usize;
-        let end = rdr.position().byte() as usize;
-        let row = bytes.get(start..end).unwrap_or(&[]);
-        let line_ends = row
-            .iter()
-            .take_while(|&&b| b == b'\r' || b == b'\n')
-            .count();
-        if is_csv_data_line(&row[line_ends..]) {
+        if crate_row(bytes, start, rdr.position().byte() as usize)
+            .1
+            .is_some()
+        {
             rows.push(rec.iter().map(|f| f.trim_ascii().to_vec()).collect());
         }
     }

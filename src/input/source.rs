@@ -20,16 +20,11 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 
+use super::feed::{pump, Feed, Sender};
 use super::guard::MappedFile;
 use super::InputError;
-
-/// Bytes handed over from a decoder thread at a time.
-const PIECE: usize = 256 * 1024;
-/// Pieces a decoder thread may run ahead of the reader (so at most 1 MiB in flight).
-const PIECES_AHEAD: usize = 4;
 
 /// How an input is compressed, recognised by its first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,12 +133,73 @@ impl Source {
 /// A stream of decoded input bytes, and how much of the input itself has been read.
 pub struct Stream {
     /// The decoded bytes (decompressed, UTF-16 transcoded).
-    pub reader: Box<dyn Read + Send>,
+    pub reader: Reader,
     /// Bytes of the input as stored (compressed) read so far.
     pub read: Arc<AtomicU64>,
     /// Whether the input is a regular file that can be opened again (for a `--shard` of a
     /// stream, which needs the decoded length first).
     pub reopenable: bool,
+}
+
+/// Where a stream's decoded bytes are read from.
+pub enum Reader {
+    /// A regular file (plain, or decoded on the caller's thread or a decoder's): a read
+    /// never waits on another process, so the caller reads it directly.
+    File(Box<dyn Read + Send>),
+    /// A live input (standard input, a pipe, a FIFO, a terminal), whose producer may write
+    /// slowly or pause: read on a thread of its own ([`Feed`]), so that what has arrived can
+    /// be used before more comes, and a wait for more can be given up on Ctrl-C.
+    Live(Feed),
+}
+
+impl Reader {
+    /// Whether a read would return without waiting for the producer: always for a file.
+    pub fn ready(&mut self) -> bool {
+        match self {
+            Reader::File(_) => true,
+            Reader::Live(feed) => feed.ready(),
+        }
+    }
+
+    /// Appends up to `max` bytes to `buf`: how many (0 at the end of the input), or `None`
+    /// when `stop` was set while a live input was waited for.
+    ///
+    /// # Errors
+    /// A read (or decompression) error.
+    pub fn append(
+        &mut self,
+        buf: &mut Vec<u8>,
+        max: usize,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> io::Result<Option<usize>> {
+        let r = match self {
+            Reader::Live(feed) => return feed.append(buf, max, stop),
+            Reader::File(r) => r,
+        };
+        let old = buf.len();
+        buf.resize(old + max, 0);
+        let n = loop {
+            match r.read(&mut buf[old..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    buf.truncate(old);
+                    return Err(e);
+                }
+            }
+        };
+        buf.truncate(old + n);
+        Ok(Some(n))
+    }
+}
+
+impl Read for Reader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Reader::File(r) => r.read(buf),
+            Reader::Live(feed) => feed.read(buf),
+        }
+    }
 }
 
 /// An opened input: its bytes, its codec, its size as stored (`None` for a pipe) and whether
@@ -384,7 +440,8 @@ fn refuse_utf32(head: &[u8]) -> io::Result<()> {
 }
 
 /// `raw` as a stream of decoded bytes: decompressed on a thread of its own when its first
-/// bytes name a codec, then transcoded when it is UTF-16.
+/// bytes name a codec, then transcoded when it is UTF-16. Any input but a regular file
+/// (`reopenable`) is live: all of that is then read on a thread of its own ([`Reader::Live`]).
 fn stream(
     mut raw: Box<dyn Read + Send>,
     len: Option<u64>,
@@ -412,6 +469,10 @@ fn stream(
         Some(encoding) => Box::new(Utf16Reader::new(decoded, encoding)),
         None => decoded,
     };
+    let reader = match reopenable {
+        true => Reader::File(reader),
+        false => Reader::Live(Feed::of_reader("live-input".to_string(), reader)?),
+    };
     Ok(Opened {
         source: Source::Stream(Stream {
             reader,
@@ -424,54 +485,11 @@ fn stream(
     })
 }
 
-/// Reads the decoded bytes of a compressed input that a decoder thread sends, in order. The
-/// thread ends with an empty piece; a channel closed without it (the thread died) is an error,
-/// never a silent end of the input.
-struct Decoded {
-    rx: Receiver<io::Result<Vec<u8>>>,
-    piece: Vec<u8>,
-    pos: usize,
-    done: bool,
-}
-
-impl Read for Decoded {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        while self.pos == self.piece.len() {
-            if self.done {
-                return Ok(0);
-            }
-            match self.rx.recv() {
-                Ok(Ok(piece)) => {
-                    self.done = piece.is_empty();
-                    self.piece = piece;
-                    self.pos = 0;
-                }
-                Ok(Err(e)) => return Err(e),
-                Err(_) => return Err(io::Error::other("the decompression thread stopped")),
-            }
-        }
-        let n = buf.len().min(self.piece.len() - self.pos);
-        buf[..n].copy_from_slice(&self.piece[self.pos..self.pos + n]);
-        self.pos += n;
-        Ok(n)
-    }
-}
-
-/// Starts a thread that decompresses `raw` with `codec` and sends the bytes in pieces of
-/// [`PIECE`] bytes, at most [`PIECES_AHEAD`] ahead of the reader.
-fn spawn_decoder(codec: Codec, raw: Box<dyn Read + Send>) -> io::Result<Decoded> {
-    let (tx, rx) = sync_channel(PIECES_AHEAD);
-    std::thread::Builder::new()
-        .name(format!("{}-decoder", codec.name()))
-        .spawn(move || {
-            // An empty piece ends the input; a send fails only when the reader is gone.
-            let _ = tx.send(decode(codec, raw, &tx).map(|()| Vec::new()));
-        })?;
-    Ok(Decoded {
-        rx,
-        piece: Vec::new(),
-        pos: 0,
-        done: false,
+/// Starts a thread that decompresses `raw` with `codec` (or, [`Codec::Plain`], only reads
+/// it) and hands the bytes over as they come ([`Feed`]).
+fn spawn_decoder(codec: Codec, raw: Box<dyn Read + Send>) -> io::Result<Feed> {
+    Feed::spawn(format!("{}-decoder", codec.name()), move |tx| {
+        decode(codec, raw, tx)
     })
 }
 
@@ -481,11 +499,7 @@ fn spawn_decoder(codec: Codec, raw: Box<dyn Read + Send>) -> io::Result<Decoded>
 /// A decoder's error, said as what it means for the file: `corrupt or truncated gzip data
 /// (incomplete deflate stream)`, not the decoder's words alone (trial 6: "premature eof"
 /// for a cut `.xz`); an error reading the file itself keeps its own words.
-fn decode(
-    codec: Codec,
-    raw: Box<dyn Read + Send>,
-    tx: &SyncSender<io::Result<Vec<u8>>>,
-) -> io::Result<()> {
+fn decode(codec: Codec, raw: Box<dyn Read + Send>, tx: &Sender) -> io::Result<()> {
     decode_stream(codec, raw, tx).map_err(|e| match (codec, e.kind()) {
         (Codec::Plain | Codec::Zip, _) | (_, io::ErrorKind::Interrupted) => e,
         _ if e.raw_os_error().is_some() => e,
@@ -498,11 +512,7 @@ fn decode(
 }
 
 /// [`decode`] without the wording of its errors.
-fn decode_stream(
-    codec: Codec,
-    raw: Box<dyn Read + Send>,
-    tx: &SyncSender<io::Result<Vec<u8>>>,
-) -> io::Result<()> {
+fn decode_stream(codec: Codec, raw: Box<dyn Read + Send>, tx: &Sender) -> io::Result<()> {
     let raw = BufReader::with_capacity(64 * 1024, raw);
     match codec {
         Codec::Plain => pump(raw, tx),
@@ -548,24 +558,13 @@ struct TrailingBytes;
 /// and sends the bytes; a member's decoder leaves `raw` just after its trailer, so what
 /// follows is looked at: nothing (the end), a gzip magic's first byte (the next member,
 /// whose own errors say corrupt or truncated), or anything else ([`TrailingBytes`]).
-fn gzip_members<R: BufRead>(mut raw: R, tx: &SyncSender<io::Result<Vec<u8>>>) -> io::Result<()> {
+fn gzip_members<R: BufRead>(mut raw: R, tx: &Sender) -> io::Result<()> {
     loop {
         pump(flate2::bufread::GzDecoder::new(&mut raw), tx)?;
         match raw.fill_buf()? {
             [] => return Ok(()),
             [0x1F, ..] => continue,
             _ => return Err(io::Error::new(io::ErrorKind::InvalidData, TrailingBytes)),
-        }
-    }
-}
-
-/// Sends the bytes of `r` in pieces of [`PIECE`] bytes.
-fn pump<R: Read>(mut r: R, tx: &SyncSender<io::Result<Vec<u8>>>) -> io::Result<()> {
-    loop {
-        let piece = head(&mut r, PIECE)?;
-        // Stop at the end, or when the reader is gone (the run stopped).
-        if piece.is_empty() || tx.send(Ok(piece)).is_err() {
-            return Ok(());
         }
     }
 }
@@ -602,8 +601,17 @@ impl<R: Read> Read for Utf16Reader<R> {
             if self.eof {
                 return Ok(0);
             }
-            self.input = head(&mut self.inner, 64 * 1024)?;
-            self.eof = self.input.is_empty();
+            // One read, not a full 64 KiB: a live input's lines come as they are written.
+            self.input.resize(64 * 1024, 0);
+            let n = loop {
+                match self.inner.read(&mut self.input) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            };
+            self.input.truncate(n);
+            self.eof = n == 0;
             let room = self
                 .decoder
                 .max_utf8_buffer_length(self.input.len())

@@ -12,6 +12,7 @@ pub mod npz;
 mod parquet;
 pub mod rejects;
 mod solve_table;
+mod stream;
 pub mod table;
 
 pub use commit::{commit_outputs, open_json_target, open_target, write_json};
@@ -44,14 +45,19 @@ pub trait SolutionWriter {
     fn start_writeback(&self);
 }
 
-/// A destination: standard output; a device, FIFO or symlink, written directly; or a regular file,
+/// A destination: standard output or error; a device, FIFO, open descriptor or symlink,
+/// written directly and never truncated ([`stream`]); or a regular file,
 /// written through a temporary beside it that is renamed over the target on
 /// [`Target::commit`]. Dropped uncommitted, the temporary is removed and the target is left
 /// as it was.
 pub enum Target {
-    /// Standard output (`-`).
+    /// Standard output (`-`, or a path naming it: `/dev/stdout`, the file it is
+    /// redirected to).
     Stdout(BufWriter<io::Stdout>),
-    /// A device, FIFO, socket or symlink given as the target, written directly.
+    /// Standard error, named by a path (`/dev/stderr`, the file it is redirected to).
+    Stderr(BufWriter<io::Stderr>),
+    /// A device, FIFO, socket, descriptor path or symlink given as the target, written
+    /// directly.
     Device(BufWriter<std::fs::File>),
     /// A temporary file beside the target.
     File {
@@ -103,10 +109,29 @@ impl Target {
                 "is a directory",
             ));
         }
+        // Standard output or error by another name, a device, FIFO or descriptor path:
+        // written in place, never truncated (trial 11, finding 1).
+        match stream::open_stream(path)? {
+            Some(stream::Stream::Stdout) => {
+                return Ok(Target::Stdout(BufWriter::with_capacity(
+                    1 << 16,
+                    io::stdout(),
+                )))
+            }
+            Some(stream::Stream::Stderr) => {
+                return Ok(Target::Stderr(BufWriter::with_capacity(
+                    1 << 16,
+                    io::stderr(),
+                )))
+            }
+            Some(stream::Stream::Other(f)) => {
+                return Ok(Target::Device(BufWriter::with_capacity(1 << 16, f)))
+            }
+            None => {}
+        }
         match std::fs::symlink_metadata(path) {
-            // A device, FIFO, socket or symlink (`/dev/stdout`, `/dev/null`, a named pipe, a
-            // link to a file): write to it directly. Renaming a temporary over it would
-            // replace the device node or the link itself.
+            // A symlink (a link to a file): write to it directly. Renaming a temporary over
+            // it would replace the link itself.
             Ok(m) if !m.is_file() => {
                 let f = std::fs::OpenOptions::new()
                     .write(true)
@@ -178,6 +203,7 @@ impl Target {
     pub fn sync(&mut self) -> io::Result<()> {
         match self {
             Target::Stdout(w) => w.flush(),
+            Target::Stderr(w) => w.flush(),
             Target::Device(w) => w.flush(),
             Target::File { out, .. } => {
                 out.flush()?;
@@ -193,7 +219,7 @@ impl Target {
     pub fn commit(mut self) -> io::Result<()> {
         self.sync()?;
         match self {
-            Target::Stdout(_) | Target::Device(_) => Ok(()),
+            Target::Stdout(_) | Target::Stderr(_) | Target::Device(_) => Ok(()),
             Target::File { out, tmp, path } => {
                 let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
                 drop(file);
@@ -229,6 +255,7 @@ impl Write for Target {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
             Target::Stdout(w) => w.write(buf),
+            Target::Stderr(w) => w.write(buf),
             Target::Device(w) => w.write(buf),
             Target::File { out, .. } => out.write(buf),
         }
@@ -236,6 +263,7 @@ impl Write for Target {
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match self {
             Target::Stdout(w) => w.write_all(buf),
+            Target::Stderr(w) => w.write_all(buf),
             Target::Device(w) => w.write_all(buf),
             Target::File { out, .. } => out.write_all(buf),
         }
@@ -243,6 +271,7 @@ impl Write for Target {
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Target::Stdout(w) => w.flush(),
+            Target::Stderr(w) => w.flush(),
             Target::Device(w) => w.flush(),
             Target::File { out, .. } => out.flush(),
         }
