@@ -11,7 +11,7 @@
 //! `record::quote_left_open`, judged on the whole input as the reader judges it).
 //! Every CSV shard reads the header from the start of the file. A CSV's lines end at `\n`
 //! and at a lone `\r` (classic Mac OS line ends), where the `csv` crate ends rows too
-//! ([`csv_line`]), so a file with CR-only line ends is cut between its rows like any other.
+//! (`csv_line` below), so a file with CR-only line ends is cut between its rows like any other.
 //!
 //! Record and line numbers stay those of the whole file: a shard counts the newlines before
 //! its start (`line`) and the records that start before it (`record`, rows for CSV), with a

@@ -46,7 +46,7 @@ pub trait SolutionWriter {
 }
 
 /// A destination: standard output or error; a device, FIFO, open descriptor or symlink,
-/// written directly and never truncated ([`stream`]); or a regular file,
+/// written directly and never truncated (the private `stream` module); or a regular file,
 /// written through a temporary beside it that is renamed over the target on
 /// [`Target::commit`]. Dropped uncommitted, the temporary is removed and the target is left
 /// as it was.
