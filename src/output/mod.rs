@@ -45,8 +45,9 @@ pub trait SolutionWriter {
     fn start_writeback(&self);
 }
 
-/// A destination: standard output or error; a device, FIFO, open descriptor or symlink,
-/// written directly and never truncated (the private `stream` module); or a regular file,
+/// A destination: standard output or error; a device, FIFO or open descriptor, written
+/// directly and never truncated (the private `stream` module); or a regular file (for a
+/// symlink, the file it names),
 /// written through a temporary beside it that is renamed over the target on
 /// [`Target::commit`]. Dropped uncommitted, the temporary is removed and the target is left
 /// as it was.
@@ -56,8 +57,7 @@ pub enum Target {
     Stdout(BufWriter<io::Stdout>),
     /// Standard error, named by a path (`/dev/stderr`, the file it is redirected to).
     Stderr(BufWriter<io::Stderr>),
-    /// A device, FIFO, socket, descriptor path or symlink given as the target, written
-    /// directly.
+    /// A device, FIFO, socket or descriptor path given as the target, written directly.
     Device(BufWriter<std::fs::File>),
     /// A temporary file beside the target.
     File {
@@ -129,20 +129,10 @@ impl Target {
             }
             None => {}
         }
-        match std::fs::symlink_metadata(path) {
-            // A symlink (a link to a file): write to it directly. Renaming a temporary over
-            // it would replace the link itself.
-            Ok(m) if !m.is_file() => {
-                let f = std::fs::OpenOptions::new()
-                    .write(true)
-                    .create(true)
-                    .truncate(true)
-                    .open(path)?;
-                return Ok(Target::Device(BufWriter::with_capacity(1 << 16, f)));
-            }
-            _ => {}
-        }
-        let target = Path::new(path).to_path_buf();
+        // A symlink to a file (`latest.txt -> run42.txt`), even one not created yet: the
+        // temporary goes beside the file it names and is renamed over that file, so the
+        // link stays a link and a failed run leaves the file as it was (trial 11, finding 2).
+        let target = link_target(Path::new(path))?;
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
@@ -234,6 +224,32 @@ impl Target {
             }
         }
     }
+}
+
+/// What `path` names once every symlink in its last component is followed (a bounded
+/// number, as the kernel follows): `path` itself when it is not a link. A link's relative
+/// target is taken from the link's own directory.
+///
+/// # Errors
+/// A chain of links that does not end (a loop, `a -> b -> a`), which the kernel would
+/// refuse too: renaming over the link the count stopped at would replace that link.
+fn link_target(path: &Path) -> io::Result<std::path::PathBuf> {
+    let mut path = path.to_path_buf();
+    for followed in 0.. {
+        let Ok(next) = std::fs::read_link(&path) else {
+            return Ok(path);
+        };
+        if followed == 40 {
+            break;
+        }
+        path = match path.parent() {
+            Some(dir) => dir.join(next),
+            None => next,
+        };
+    }
+    Err(io::Error::other(
+        "too many levels of symbolic links (a loop?)",
+    ))
 }
 
 /// Permissions for the temporary: those of the file it replaces, else what a plain
@@ -592,6 +608,81 @@ mod tests {
             .file_type()
             .is_symlink());
         assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
+    }
+
+    #[test]
+    fn a_symlinked_output_is_replaced_atomically_at_the_file_it_names() {
+        // Trial 11, finding 2: the link's file was truncated and written in place, so a
+        // run that failed left it half-written. Now an uncommitted run leaves it as it was.
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.txt");
+        let link = dir.path().join("link.txt");
+        std::fs::write(&real, "precious").unwrap();
+        std::os::unix::fs::symlink("real.txt", &link).unwrap();
+        let mut t = Target::create(link.to_str().unwrap()).unwrap();
+        t.write_all(b"half of a run").unwrap();
+        t.flush().unwrap();
+        drop(t);
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "precious");
+        // A dangling relative link, through a second link: the file is created where the
+        // last link points, beside it, and both links stay links.
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        std::os::unix::fs::symlink("new.txt", sub.join("inner")).unwrap();
+        let outer = dir.path().join("outer");
+        std::os::unix::fs::symlink("sub/inner", &outer).unwrap();
+        let mut t = Target::create(outer.to_str().unwrap()).unwrap();
+        t.write_all(b"fresh").unwrap();
+        t.commit().unwrap();
+        assert_eq!(
+            std::fs::read_to_string(sub.join("new.txt")).unwrap(),
+            "fresh"
+        );
+        for l in [&outer, &sub.join("inner")] {
+            assert!(std::fs::symlink_metadata(l).unwrap().is_symlink(), "{l:?}");
+        }
+    }
+
+    #[test]
+    fn a_symlink_to_a_stream_directory_or_loop_is_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let create = |name: &str| Target::create(d.join(name).to_str().unwrap());
+        // A link to a device or to standard output is written as that stream: renaming a
+        // temporary over `/dev/null` would need root and replace the device.
+        std::os::unix::fs::symlink("/dev/null", d.join("null")).unwrap();
+        let mut t = create("null").unwrap();
+        assert!(matches!(t, Target::Device(_)));
+        t.write_all(b"gone").unwrap();
+        t.commit().unwrap();
+        std::os::unix::fs::symlink("/dev/stdout", d.join("out")).unwrap();
+        assert!(matches!(create("out").unwrap(), Target::Stdout(_)));
+        // A link to a directory is refused as the directory is.
+        std::fs::create_dir(d.join("dir")).unwrap();
+        std::os::unix::fs::symlink("dir", d.join("to_dir")).unwrap();
+        let e = create("to_dir").err().unwrap();
+        assert_eq!(e.to_string(), "is a directory");
+        // A loop fails, rather than hanging or renaming over one of its links.
+        std::os::unix::fs::symlink("b", d.join("a")).unwrap();
+        std::os::unix::fs::symlink("a", d.join("b")).unwrap();
+        let e = create("a").err().unwrap();
+        assert_eq!(e.to_string(), "too many levels of symbolic links (a loop?)");
+        for l in ["null", "out", "to_dir", "a", "b"] {
+            assert!(
+                std::fs::symlink_metadata(d.join(l)).unwrap().is_symlink(),
+                "{l}"
+            );
+        }
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device());
+        let names: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 6, "no temporaries left: {names:?}");
     }
 
     /// A `Target`'s errors give the reason alone and the caller's [`cannot_write`] names
