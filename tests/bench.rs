@@ -527,6 +527,40 @@ fn bad_export_paths_fail_before_any_timing() {
     assert!(!same.exists());
 }
 
+/// Trial 11, finding 3: every input is read before any timing, so a missing or unreadable
+/// third input fails the run at once (exit 2, one line naming it), not after the first two
+/// were timed.
+#[test]
+fn a_bad_input_fails_before_any_timing() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("puzzles.txt");
+    fs::copy(SAMPLE, &good).unwrap();
+    let missing = dir.path().join("typo.txt");
+    let folder = dir.path().join("folder");
+    fs::create_dir(&folder).unwrap();
+    for (bad, why) in [
+        (&missing, "No such file or directory"),
+        (&folder, "directory"),
+    ] {
+        let a = bin()
+            .args(["bench", "-j", "1", "--min-time", "0", "--warmup", "0"])
+            .args([&good, &good, bad])
+            .arg("--export-json")
+            .arg(dir.path().join("b.json"))
+            .assert()
+            .code(2);
+        let o = a.get_output();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(bad.to_str().unwrap()) && err.contains(why),
+            "{err}"
+        );
+        assert!(o.stdout.is_empty(), "no table");
+        assert!(!dir.path().join("b.json").exists());
+    }
+}
+
 /// `solved` and `multiple` mean what they mean in `solve`: a puzzle with two solutions is
 /// `multiple`, not also `solved`.
 #[test]
