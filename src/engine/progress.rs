@@ -4,24 +4,79 @@
 //! going by bytes until the count is in), else the share of the input's bytes read; puzzles/s and
 //! the time left in both. Hidden with `--quiet` or when stderr is not a terminal, advanced
 //! once per chunk, at most 68 columns of text beside a bar that takes what is left
-//! of the terminal's width, and cleared however the run ends.
+//! of the terminal's width (less text on a terminal narrower than 78 columns, so a line
+//! never wraps), and cleared however the run ends.
 
 use std::io::{self, IsTerminal};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressStyle};
 
 use crate::input::{Dataset, RecordCount};
 
-/// The bar's template when it goes by records.
-const BY_RECORDS: &str = "{elapsed_precise} [{wide_bar}] {msg}, {eta} left";
+/// The bar's templates when it goes by records, richest first, each with the widest text it
+/// draws beside the bar, in columns (`00:00:00 [] 99999999/99999999 records, 9999999
+/// puzzles/s, 59m left`): [`template`] takes the first that leaves the bar [`MIN_BAR`]
+/// columns of the terminal. The bar takes the columns left (`{wide_bar}`); a line wider
+/// than the terminal wrapped, and each redraw left a broken line behind (trial 11, finding
+/// 8: the one template drew 68 columns of text on a 50-column terminal).
+const BY_RECORDS: [(&str, usize); 4] = [
+    ("{elapsed_precise} [{wide_bar}] {msg}, {eta} left", 68),
+    NARROW[0],
+    NARROW[1],
+    NARROW[2],
+];
 
-/// The bar's template when it goes by the input's bytes.
-const BY_BYTES: &str = "{elapsed_precise} [{wide_bar}] {percent:>3}% {msg}, {eta} left";
+/// The bar's templates when it goes by the input's bytes, as [`BY_RECORDS`].
+const BY_BYTES: [(&str, usize); 4] = [
+    (
+        "{elapsed_precise} [{wide_bar}] {percent:>3}% {msg}, {eta} left",
+        68,
+    ),
+    NARROW[0],
+    NARROW[1],
+    NARROW[2],
+];
+
+/// The templates of a narrow terminal, by records or by bytes alike: the share done (of
+/// the records once counted, else of the bytes) and the time left, then the share alone,
+/// then the percentage alone.
+const NARROW: [(&str, usize); 3] = [
+    (
+        "{elapsed_precise} [{wide_bar}] {percent:>3}%, {eta} left",
+        26,
+    ),
+    ("[{wide_bar}] {percent:>3}%", 7),
+    ("{percent:>3}%", 4),
+];
+
+/// Columns the bar keeps at least, where a template with less text fits.
+const MIN_BAR: usize = 10;
+
+/// The template for a terminal `columns` wide: the richest of `templates` whose text
+/// leaves the bar [`MIN_BAR`] columns, else the last (the percentage alone).
+fn template(templates: &[(&'static str, usize)], columns: usize) -> &'static str {
+    let fits = templates.iter().find(|(_, text)| text + MIN_BAR <= columns);
+    fits.or(templates.last()).map_or("", |t| t.0)
+}
+
+/// The width of the terminal on stderr, in columns (80 when it is none: the bar is then
+/// hidden anyway).
+fn terminal_columns() -> usize {
+    match console::Term::stderr().size_checked() {
+        Some((_, columns)) => usize::from(columns),
+        None => 80,
+    }
+}
 
 /// The progress of one input.
 pub struct Progress {
     bar: ProgressBar,
+    /// The template drawn (one of [`BY_RECORDS`] or [`BY_BYTES`]), chosen again at each
+    /// update for the terminal's width then (it may be resized).
+    template: Mutex<&'static str>,
+    /// The terminal's width in columns.
+    columns: fn() -> usize,
     /// Records of the input (of its shard), once counted: the bar then goes by records.
     total: OnceLock<u64>,
     /// Whether the bar is drawn (so its total is worth counting).
@@ -34,17 +89,45 @@ impl Progress {
     /// cheap: [`Progress::record_count`]), then by records.
     pub fn new(data: &Dataset, quiet: bool) -> Progress {
         let shown = !quiet && io::stderr().is_terminal();
-        let bar = ProgressBar::with_draw_target(Some(data.len()), ProgressDrawTarget::stderr())
-            .with_finish(ProgressFinish::AndClear);
-        if !shown {
-            bar.set_draw_target(ProgressDrawTarget::hidden());
-        }
-        bar.set_style(style(BY_BYTES));
-        bar.set_message(message(0, None, 0.0));
-        Progress {
+        let target = match shown {
+            true => ProgressDrawTarget::stderr(),
+            false => ProgressDrawTarget::hidden(),
+        };
+        Progress::drawn_to(data.len(), target, terminal_columns, shown)
+    }
+
+    /// The bar of an input of `len` bytes, drawn to `target`, whose width `columns` gives.
+    fn drawn_to(
+        len: u64,
+        target: ProgressDrawTarget,
+        columns: fn() -> usize,
+        shown: bool,
+    ) -> Progress {
+        let bar =
+            ProgressBar::with_draw_target(Some(len), target).with_finish(ProgressFinish::AndClear);
+        let progress = Progress {
             bar,
+            template: Mutex::new(""),
+            columns,
             total: OnceLock::new(),
             shown,
+        };
+        progress.fit();
+        progress.bar.set_message(message(0, None, 0.0));
+        progress
+    }
+
+    /// Sets the template that fits the terminal's width now, if it is not the one drawn.
+    fn fit(&self) {
+        let templates = match self.total.get() {
+            Some(_) => &BY_RECORDS,
+            None => &BY_BYTES,
+        };
+        let want = template(templates, (self.columns)());
+        let mut drawn = self.template.lock().unwrap_or_else(PoisonError::into_inner);
+        if *drawn != want {
+            *drawn = want;
+            self.bar.set_style(style(want));
         }
     }
 
@@ -59,13 +142,14 @@ impl Progress {
     /// The records of the input, counted: the bar goes by records from now on.
     pub fn set_total(&self, total: u64) {
         if self.total.set(total).is_ok() {
-            self.bar.set_style(style(BY_RECORDS));
+            self.fit();
             self.bar.set_length(total);
         }
     }
 
     /// Records `records` consumed of this input, and `bytes` of it read.
     pub(super) fn update(&self, records: u64, bytes: u64) {
+        self.fit();
         let total = self.total.get().copied();
         self.bar
             .set_position(if total.is_some() { records } else { bytes });
@@ -116,6 +200,96 @@ mod tests {
         assert!(by_bytes.len() <= WIDEST, "{by_bytes}");
         assert_eq!(message(1, Some(3), 2.4), "1/3 records, 2 puzzles/s");
         assert_eq!(message(1, None, 2.4), "1 record, 2 puzzles/s");
+    }
+
+    /// A terminal of [`COLUMNS`] columns that keeps the text drawn on it.
+    #[derive(Clone, Debug, Default)]
+    struct Narrow(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+
+    /// The width of [`Narrow`], in columns.
+    static COLUMNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(80);
+
+    fn columns() -> usize {
+        COLUMNS.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    impl indicatif::TermLike for Narrow {
+        fn width(&self) -> u16 {
+            columns() as u16
+        }
+        fn move_cursor_up(&self, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> io::Result<()> {
+            self.write_str(s)
+        }
+        fn write_str(&self, s: &str) -> io::Result<()> {
+            self.0.lock().unwrap().push(s.to_string());
+            Ok(())
+        }
+        fn clear_line(&self) -> io::Result<()> {
+            Ok(())
+        }
+        fn flush(&self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Trial 11, finding 8: on a terminal narrower than the bar's 68 columns of text, every
+    /// line wrapped. Each width from 4 to 120 columns now gets lines that fit, by bytes and
+    /// by records, with the widest numbers; a wide terminal keeps the full text, and a
+    /// resized one gets the template of its new width at the next update.
+    #[test]
+    fn every_line_fits_the_terminal() {
+        let n = 99_999_999;
+        for width in (4..=120).rev() {
+            COLUMNS.store(width, std::sync::atomic::Ordering::SeqCst);
+            let term = Narrow::default();
+            let target = ProgressDrawTarget::term_like_with_hz(Box::new(term.clone()), 200);
+            let p = Progress::drawn_to(2 * n, target, columns, true);
+            // The widest message the 68 columns allow for (the rate, of a tiny elapsed
+            // time here, would be wider than any run's).
+            let (rate, widest) = (9_999_999.0, 99_999_999);
+            let mut lines = Vec::new();
+            let mut draw = |total: Option<u64>| {
+                p.bar.set_message(message(widest, total, rate));
+                term.0.lock().unwrap().clear();
+                p.bar.force_draw();
+                lines.extend(term.0.lock().unwrap().drain(..));
+            };
+            p.update(n, n);
+            draw(None);
+            p.set_total(n);
+            p.update(n / 2, n);
+            draw(Some(widest));
+            assert!(lines.len() >= 2, "{width}: {lines:?}");
+            for line in &lines {
+                let drawn = console::measure_text_width(line);
+                assert!(drawn <= width, "{width} columns: {drawn}: {line:?}");
+            }
+            let full = lines.iter().any(|l| l.contains("records,"));
+            assert_eq!(full, width >= 78, "{width}: {lines:?}");
+        }
+        // A terminal made narrower between two updates.
+        COLUMNS.store(100, std::sync::atomic::Ordering::SeqCst);
+        let term = Narrow::default();
+        let target = ProgressDrawTarget::term_like_with_hz(Box::new(term.clone()), 200);
+        let p = Progress::drawn_to(2 * n, target, columns, true);
+        p.update(1, 1);
+        COLUMNS.store(30, std::sync::atomic::Ordering::SeqCst);
+        p.update(2, 2);
+        p.bar.force_draw();
+        let last = term.0.lock().unwrap().last().cloned().unwrap();
+        assert!(console::measure_text_width(&last) <= 30, "{last:?}");
     }
 
     /// Records `data` gives when read to the end.
