@@ -181,7 +181,17 @@ pub fn default_threads() -> Vec<usize> {
     }
 }
 
-/// Solves every puzzle once across `pool`, timing each; returns the pass's wall time.
+/// What a puzzle skipped after Ctrl-C stands for in an interrupted pass, which is dropped.
+const SKIPPED: Solution = Solution {
+    count: 0,
+    grid: None,
+    guesses: 0,
+    givens_clash: false,
+};
+
+/// Solves every puzzle once across `pool`, timing each; returns the pass's wall time. After
+/// Ctrl-C the puzzles not yet started are skipped: the pass ends within one puzzle's solve
+/// time, and is not to be used.
 fn timed_pass(
     pool: &rayon::ThreadPool,
     puzzles: &[Grid],
@@ -194,6 +204,11 @@ fn timed_pass(
             .par_iter()
             .with_min_len(64)
             .map(|p| {
+                // Ctrl-C: the rest of the pass is skipped (one flag load per puzzle, outside
+                // its own timing), and the caller drops the pass.
+                if crate::interrupt::requested() {
+                    return (0, SKIPPED);
+                }
                 let t = Instant::now();
                 let s = solver::solve(p, limit);
                 (u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX), s)
@@ -238,6 +253,8 @@ fn validate(path: &str, puzzles: &[Grid], results: &[(u64, Solution)], limit: u3
 }
 
 /// Warms up, then times passes over `puzzles` with `threads` workers until `min_time`.
+/// `None` when Ctrl-C stopped it ([`crate::interrupt`]): within one puzzle's solve time,
+/// with no row, since a pass cut short measures nothing.
 ///
 /// # Errors
 /// When the pool cannot start.
@@ -246,7 +263,7 @@ pub fn measure(
     puzzles: &[Grid],
     threads: usize,
     cfg: &BenchConfig,
-) -> Result<BenchRow> {
+) -> Result<Option<BenchRow>> {
     let pool = crate::engine::worker_pool(threads)?;
     let mut out = Vec::with_capacity(puzzles.len());
     let mut tally = Tally::default();
@@ -255,9 +272,15 @@ pub fn measure(
     if !puzzles.is_empty() {
         for _ in 0..cfg.warmup {
             timed_pass(&pool, puzzles, cfg.limit, &mut out);
+            if crate::interrupt::requested() {
+                return Ok(None);
+            }
         }
         loop {
             wall += timed_pass(&pool, puzzles, cfg.limit, &mut out);
+            if crate::interrupt::requested() {
+                return Ok(None);
+            }
             passes += 1;
             let c = validate(path, puzzles, &out, cfg.limit);
             check.failures += c.failures;
@@ -277,7 +300,7 @@ pub fn measure(
     }
     let timed = (puzzles.len() as u64 * passes) as f64;
     let secs = wall.as_secs_f64();
-    Ok(BenchRow {
+    Ok(Some(BenchRow {
         input: path.to_string(),
         threads,
         puzzles: puzzles.len() as u64,
@@ -296,7 +319,7 @@ pub fn measure(
         efficiency: None,
         baseline_threads: threads,
         oversubscribed: threads > std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
-    })
+    }))
 }
 
 /// Fills `speedup` and `efficiency` of one input's rows against its 1-thread row, or
