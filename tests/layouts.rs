@@ -271,7 +271,9 @@ fn lines_files_store_a_solution_only_in_an_81_cell_field() {
     assert!(rep["inputs"][0]["solution_source"].is_null(), "{rep}");
     let (_, _, err) = run(&["verify"], &[&f]);
     assert!(
-        err.contains("no stored solutions: puzzles checked only"),
+        err.contains(
+            "no stored solutions (no line has a solution field): only the puzzles were checked"
+        ),
         "{err}"
     );
     let (_, with, _) = verify(&dir.path().join("l.txt"), &[]);

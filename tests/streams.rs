@@ -522,7 +522,13 @@ fn csv_file() -> impl Strategy<Value = Vec<u8>> {
         1 => Just(String::new()),
         1 => "[0-9.]{0,90}",
     ];
-    let end = prop_oneof![Just("\n"), Just("\r\n"), Just("\r")];
+    let end = prop_oneof![
+        Just("\n"),
+        Just("\r\n"),
+        Just("\r"),
+        Just("\r\r\n"),
+        Just("\r\r")
+    ];
     prop::collection::vec((row, end), 0..60).prop_map(|rows| {
         let mut text = String::from("puzzle,note\n");
         for (row, end) in rows {
@@ -559,6 +565,50 @@ proptest! {
         }
         prop_assert_eq!(&joined[..], &whole[..whole.len() - 1]);
     }
+}
+
+/// Trial 11, finding 4: a doubled CR before the LF (`\r\r\n`, a CRLF converted twice) was
+/// two line ends in a CSV, as the `csv` crate reads it, so every later row's line was one
+/// further off than `grep -n` or an editor shows. CRs that run up to a `\n` are now that
+/// one line end, mapped, streamed in small blocks and in every shard; a lone CR before
+/// other text still ends a line.
+#[test]
+fn crs_doubled_before_a_newline_end_one_csv_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("crcrlf.csv");
+    let p = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
+    let text = format!("puzzle,note\r\n{p},a\r\r\n{p},b\r\r\r\nbad,c\r\n{p},d\r{p},e\r\r\nbad,f\n");
+    fs::write(&path, text).unwrap();
+    let lines = |opts: &ReadOptions| -> Vec<u64> {
+        let rows = records(&path, opts);
+        rows[..rows.len() - 1].iter().map(|r| r.1).collect()
+    };
+    // As `grep -n` numbers them, and the lone CR after row `d` ends line 5.
+    let want = vec![2, 3, 4, 5, 6, 7];
+    assert_eq!(lines(&ReadOptions::default()), want);
+    for block in [1, 3, 7, 64] {
+        let opts = ReadOptions {
+            mmap: false,
+            block,
+            ..ReadOptions::default()
+        };
+        assert_eq!(lines(&opts), want, "block {block}");
+    }
+    for count in 2..=4 {
+        let mut joined = Vec::new();
+        for index in 1..=count {
+            let shard = Some(Shard { index, count });
+            joined.extend(lines(&ReadOptions {
+                shard,
+                ..ReadOptions::default()
+            }));
+        }
+        assert_eq!(joined, want, "{count} shards");
+    }
+    let out = bin().args(["solve", "-q"]).arg(&path).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("crcrlf.csv:4: puzzle: 3 characters"), "{err}");
+    assert!(err.contains("crcrlf.csv:7: puzzle: 3 characters"), "{err}");
 }
 
 /// A CSV whose rows all end in a lone CR, larger than the 4 MiB line cap, read as a stream:

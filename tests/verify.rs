@@ -481,7 +481,9 @@ fn damaged_and_missing_stored_solutions_are_counted() {
     assert_eq!(json["rows_without_solution"], 2);
     assert_eq!(json["stored_solutions_wrong"], 0);
     assert!(
-        err.contains("; 1 stored solution compared, 3 malformed (not compared), 2 rows had none"),
+        err.contains(
+            "; 1 stored solution compared, 3 malformed (not compared), 2 lines without a solution"
+        ),
         "{err}"
     );
 
@@ -499,7 +501,7 @@ fn damaged_and_missing_stored_solutions_are_counted() {
     assert_eq!(json["stored_solutions_compared"], 1);
     assert_eq!(json["rows_without_solution"], 1);
     assert!(
-        err.contains("; 1 stored solution compared, 1 row had none"),
+        err.contains("; 1 stored solution compared, 1 row without a solution"),
         "{err}"
     );
 }
@@ -567,7 +569,9 @@ fn a_cut_solution_in_a_file_of_pairs_is_malformed() {
     assert!(got.is_empty(), "{got:?}");
     assert_eq!(json["verdicts"]["ok"], 3);
     assert!(
-        err.contains("no stored solutions: puzzles checked only"),
+        err.contains(
+            "no stored solutions (no line has a solution field): only the puzzles were checked"
+        ),
         "{err}"
     );
 }
@@ -1076,7 +1080,58 @@ fn an_empty_csv_solution_field_is_no_stored_solution() {
     assert_eq!(json["stored_solutions_wrong"], 0);
     assert_eq!(json["rows_without_solution"], 2);
     assert!(
-        err.contains("; 2 stored solutions compared, 2 rows had none"),
+        err.contains("; 2 stored solutions compared, 2 rows with an empty solution"),
+        "{err}"
+    );
+}
+
+/// Trial 11, finding 6: a solution column present but empty on every row said "no stored
+/// solutions", as a file without the column does; and "0 stored solutions wrong" stood for
+/// a run that compared none. The summary names the column and the empty rows, and says
+/// "wrong" only of solutions it compared.
+#[test]
+fn an_all_empty_solution_column_is_named_apart_from_no_column() {
+    let rows = sample_rows();
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.csv");
+    let text = format!("quizzes,solutions\n{},\n{},\n", rows[0].0, rows[1].0);
+    fs::write(&empty, text).unwrap();
+    let (got, json, err) = verify(dir.path(), &empty, &[], 0);
+    assert!(got.is_empty(), "{got:?}");
+    assert_eq!(json["rows_without_solution"], 2);
+    assert_eq!(json["stored_solutions_compared"], 0);
+    assert!(json["solution_source"].is_null(), "{json}");
+    assert_eq!(json["inputs"][0]["solution_source"], "solutions");
+    assert!(
+        err.contains(
+            "solution column solutions present, no stored solution compared \
+             (all 2 rows with an empty solution): only the puzzles were checked"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("no stored solutions"), "{err}");
+    assert!(!err.contains("wrong"), "{err}");
+
+    let bare = dir.path().join("bare.csv");
+    fs::write(&bare, format!("quizzes\n{}\n{}\n", rows[0].0, rows[1].0)).unwrap();
+    let (_, json, err) = verify(dir.path(), &bare, &[], 0);
+    assert!(json["inputs"][0]["solution_source"].is_null(), "{json}");
+    assert!(
+        err.contains("no solution column: only the puzzles were checked"),
+        "{err}"
+    );
+
+    // Malformed solutions only: none compared, so none is called right or wrong.
+    let cut = dir.path().join("cut.csv");
+    let text = format!("quizzes,solutions\n{},{}\n", rows[0].0, &rows[0].1[..80]);
+    fs::write(&cut, text).unwrap();
+    let (_, _, err) = verify(dir.path(), &cut, &[], 1);
+    assert!(
+        err.contains("verify: 1 row: 0 ok, 0 duplicate, 1 rejected\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("; 0 stored solutions compared, 1 malformed (not compared)"),
         "{err}"
     );
 }

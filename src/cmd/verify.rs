@@ -356,9 +356,10 @@ impl Auditor {
         if cfg.read.quiet {
             return;
         }
-        // Never "0 wrong" about solutions that were never read (issue 10).
-        let stored = match c.solution_source {
-            Some(_) => format!(
+        // Never "0 wrong" about solutions that were never read (issue 10) or never compared
+        // (trial 11: a column of empty or malformed solutions).
+        let stored = match c.stored_solutions_compared + c.stored_solutions_wrong {
+            1.. => format!(
                 "; {} wrong",
                 count(
                     c.stored_solutions_wrong,
@@ -366,7 +367,7 @@ impl Auditor {
                     "stored solutions"
                 )
             ),
-            None => String::new(),
+            0 => String::new(),
         };
         // Trial 10, finding 7: "0 duplicate" of a shard read as "no repeats in the file".
         let within = match cfg.read.shard {
@@ -382,44 +383,7 @@ impl Auditor {
             c.rejected,
             if h.interrupted { "; interrupted" } else { "" }
         );
-        match &c.solution_source {
-            Some(source) => {
-                // How many rows the "wrong" count is about (trial 5: lines without a
-                // solution passed as `ok`, and "0 wrong" seemed to cover them).
-                let mut without = match c.stored_solutions_malformed {
-                    0 => String::new(),
-                    n => format!(", {n} malformed (not compared)"),
-                };
-                if c.stored_solutions_not_compared > 0 {
-                    let n = c.stored_solutions_not_compared;
-                    without.push_str(&format!(", {n} not compared (row failed first)"));
-                }
-                if c.rows_without_solution > 0 {
-                    let n = c.rows_without_solution;
-                    without.push_str(&format!(", {} none", count(n, "row had", "rows had")));
-                }
-                let _ = writeln!(
-                    err,
-                    "sudoku-batch:   solution source: {source}; {} compared{without}",
-                    count(
-                        c.stored_solutions_compared,
-                        "stored solution",
-                        "stored solutions"
-                    )
-                );
-            }
-            // No rows (an empty shard, a header-only file) say nothing about solutions
-            // (trial 7: an empty shard of a file with a solution column claimed none).
-            None if c.rows == 0 => {
-                let _ = writeln!(err, "sudoku-batch:   no rows read: nothing checked");
-            }
-            None => {
-                let _ = writeln!(
-                    err,
-                    "sudoku-batch:   no stored solutions: puzzles checked only"
-                );
-            }
-        }
+        let _ = writeln!(err, "sudoku-batch:   {}", solution_line(c, &h.inputs));
         let one_input = self.paths.len() == 1;
         let lines = |ex: &[Example]| example_lines(ex, one_input);
         for v in &Verdict::ALL[1..] {
@@ -445,6 +409,68 @@ impl Auditor {
             count(h.threads as u64, "thread", "threads"),
             h.solution_limit
         );
+    }
+}
+
+/// The summary's line on stored solutions: where they were read and how many rows were
+/// compared, or why none was. A solution column with every field empty is named as present
+/// (finding 6 of trial 11: "no stored solutions" read as if the column were missing), and
+/// no row is said to be compared that was not.
+fn solution_line(c: &VerifyCounts, inputs: &[InputInfo]) -> String {
+    // An empty CSV field, a line without a solution field, or a JSON Lines or Parquet row
+    // without the key (or `null`).
+    let lines_only = inputs.iter().all(|i| i.layout == "lines");
+    let empty = match inputs.iter().all(|i| i.layout == "csv") {
+        true => ("row with an empty solution", "rows with an empty solution"),
+        false if lines_only => ("line without a solution", "lines without a solution"),
+        false => ("row without a solution", "rows without a solution"),
+    };
+    // Tables whose layout has a solution column, whether or not a row filled it in.
+    let columns: Vec<&str> = (inputs.iter())
+        .filter(|i| i.layout != "lines")
+        .filter_map(|i| i.solution_source.as_deref())
+        .collect();
+    match &c.solution_source {
+        Some(source) => {
+            // How many rows the "wrong" count is about (trial 5: lines without a solution
+            // passed as `ok`, and "0 wrong" seemed to cover them).
+            let mut without = match c.stored_solutions_malformed {
+                0 => String::new(),
+                n => format!(", {n} malformed (not compared)"),
+            };
+            if c.stored_solutions_not_compared > 0 {
+                let n = c.stored_solutions_not_compared;
+                without.push_str(&format!(", {n} not compared (row failed first)"));
+            }
+            if c.rows_without_solution > 0 {
+                let n = c.rows_without_solution;
+                without.push_str(&format!(", {}", count(n, empty.0, empty.1)));
+            }
+            let n = c.stored_solutions_compared;
+            let compared = count(n, "stored solution", "stored solutions");
+            format!("solution source: {source}; {compared} compared{without}")
+        }
+        // No rows (an empty shard, a header-only file) say nothing about solutions (trial
+        // 7: an empty shard of a file with a solution column claimed none).
+        None if c.rows == 0 => "no rows read: nothing checked".to_string(),
+        None if !columns.is_empty() => {
+            let mut names = columns;
+            names.dedup();
+            let what = match c.rows_without_solution {
+                n if n == c.rows => format!("all {}", count(n, empty.0, empty.1)),
+                n => count(n, empty.0, empty.1),
+            };
+            format!(
+                "solution column {} present, no stored solution compared ({what}): \
+                 only the puzzles were checked",
+                names.join(", ")
+            )
+        }
+        None if lines_only => {
+            "no stored solutions (no line has a solution field): only the puzzles were checked"
+                .to_string()
+        }
+        None => "no solution column: only the puzzles were checked".to_string(),
     }
 }
 

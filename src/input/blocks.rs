@@ -31,7 +31,7 @@ use sha2::{Digest, Sha256};
 use super::layout::Layout;
 use super::range::boundary;
 use super::reader::Cursor;
-use super::record::MAX_LINE;
+use super::record::{cr_run_end, MAX_LINE};
 use super::source::Stream;
 
 /// Bytes a block holds at least (unless the input ends first, or a live input pauses), and
@@ -292,20 +292,31 @@ impl Blocks {
         let mut upto = self.buf.len();
         let new = &self.buf[from..];
         if self.quotes {
+            // The end of the run of CRs last looked at: the CRs before it are done.
+            let mut crs = 0;
             for i in memchr::memchr3_iter(b'"', b'\n', b'\r', new) {
-                match (new[i], new.get(i + 1)) {
+                if i < crs {
+                    continue;
+                }
+                // CRs that run up to a `\n` belong to its line end (`record::cr_run_end`).
+                let run = match new[i] {
+                    b'\r' => cr_run_end(new, i),
+                    _ => i + 1,
+                };
+                match (new[i], new.get(run)) {
                     (b'"', _) => quoted = !quoted,
-                    (b'\r', Some(b'\n')) => {}
+                    (b'\r', Some(b'\n')) => crs = run,
                     (b'\r', None) => {
                         // Whether a `\n` follows is not known yet: look again next time.
                         upto = from + i;
                         break;
                     }
                     (b'\r', Some(_)) => {
+                        crs = run;
                         let comment = self.buf.get(self.line_start) == Some(&b'#');
                         if !quoted && !comment {
-                            self.lone_cr = from + i + 1;
-                            self.line_start = from + i + 1;
+                            self.lone_cr = from + run;
+                            self.line_start = from + run;
                         }
                     }
                     _ => {

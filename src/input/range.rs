@@ -26,7 +26,8 @@ use std::str::FromStr;
 
 use super::layout::Layout;
 use super::record::{
-    count_csv_line_ends, data_line, is_csv_data_line, quote_left_open, quoted_after, BOM,
+    count_csv_line_ends, cr_run_end, data_line, is_csv_data_line, quote_left_open, quoted_after,
+    BOM,
 };
 
 /// Shard `index` of `count` (1-based: `1 <= index <= count`), written `K/N`.
@@ -154,10 +155,11 @@ pub(crate) fn boundary(bytes: &[u8], layout: &Layout, from: usize, target: usize
 }
 
 /// The physical CSV line that starts at `pos` in `bytes`, without its line end (a CRLF's
-/// `\r` is kept, as the readers see it), and where the next line starts. A line ends at a
-/// `\n`, or at a `\r` not followed by one (a lone CR, as classic Mac OS ends lines), as the
-/// `csv` crate ends rows and the CSV reader counts lines ([`count_csv_line_ends`]); but a
-/// `#` comment line ends only at its `\n`, as the crate reads comments.
+/// `\r`s are kept, as the readers see them), and where the next line with text can start.
+/// A line ends at a `\n`, or at a lone `\r` (one not in a run of CRs up to a `\n`, as
+/// classic Mac OS ends lines), as the `csv` crate ends rows and the CSV reader counts lines
+/// ([`count_csv_line_ends`]); but a `#` comment line ends only at its `\n`, as the crate
+/// reads comments.
 fn csv_line(bytes: &[u8], pos: usize) -> (&[u8], usize) {
     let rest = &bytes[pos..];
     if rest.first() == Some(&b'#') {
@@ -165,12 +167,20 @@ fn csv_line(bytes: &[u8], pos: usize) -> (&[u8], usize) {
         return memchr::memchr(b'\n', rest)
             .map_or((rest, bytes.len()), |i| (&rest[..i], pos + i + 1));
     }
-    for i in memchr::memchr2_iter(b'\n', b'\r', rest) {
-        match rest[i] {
-            b'\n' => return (&rest[..i], pos + i + 1),
-            _ if rest.get(i + 1) != Some(&b'\n') => return (&rest[..i], pos + i + 1),
-            _ => {}
+    let mut at = 0;
+    while let Some(i) = memchr::memchr2(b'\n', b'\r', &rest[at..]) {
+        let i = at + i;
+        if rest[i] == b'\n' {
+            return (&rest[..i], pos + i + 1);
         }
+        // CRs that run up to a `\n` are part of its line end (`\r\n`, `\r\r\n`); others
+        // end a line each, and the empty lines between them hold no row, so the next line
+        // starts after the run (one step over a run of any length).
+        let run = cr_run_end(rest, i);
+        if rest.get(run) != Some(&b'\n') {
+            return (&rest[..i], pos + run);
+        }
+        at = run;
     }
     (rest, bytes.len())
 }
