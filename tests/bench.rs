@@ -640,3 +640,70 @@ fn the_provenance_names_this_checkouts_commit() {
     let r: serde_json::Value = serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(r["commit"], want.as_str());
 }
+
+/// Trial 11, finding 7: Ctrl-C while bench timed killed it outright (it had no handler): no
+/// message, the exports' temporaries left behind. It now stops within one puzzle's solve
+/// time, writes no table and no export (rows cut short measure nothing), says so in one line
+/// and exits 130.
+#[test]
+fn ctrl_c_stops_bench_with_one_line_and_exit_130() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    // A puzzle needing a few hundred guesses: 20,000 of them take a while per pass.
+    const HARD: &str =
+        "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("hard.txt");
+    fs::write(&input, format!("{HARD}\n").repeat(20_000)).unwrap();
+    let json = dir.path().join("b.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-batch"))
+        .args(["bench", "-j", "1", "--warmup", "0", "--min-time", "3600"])
+        .arg(&input)
+        .arg("--export-json")
+        .arg(&json)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Timing has started once its line is out (the handler is installed before loading).
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("20000 puzzles, 1 thread") {
+        line.clear();
+        assert!(err.read_line(&mut line).unwrap() > 0, "no timing line");
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    if child.try_wait().unwrap().is_none() {
+        child.kill().unwrap();
+        panic!("bench went on timing after Ctrl-C");
+    }
+    let mut rest = String::new();
+    err.read_to_string(&mut rest).unwrap();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130), "{rest}");
+    assert_eq!(
+        rest,
+        "sudoku-batch bench: interrupted: no table or export written\n"
+    );
+    assert_eq!(out, "", "no table");
+    let left: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["hard.txt"], "no export, no temporary");
+}

@@ -8,8 +8,10 @@
 //! 2. For each thread count, a rayon pool of that size runs `warmup` untimed passes over the
 //!    puzzles, then timed passes until `min_time` has elapsed (at least one). A pass is one
 //!    `par_iter` over all puzzles; its wall time (monotonic clock) is what puzzles/s is
-//!    computed from. Each puzzle's own solve time is also taken, for latency percentiles,
-//!    with two clock reads per puzzle inside the timed region.
+//!    computed from. No clock is read per puzzle inside it (tdoku's harness reads none in
+//!    its passes either): two reads per puzzle cost about 3% of a 2 µs solve. One more pass
+//!    after the timed ones, not counted in puzzles/s, takes each puzzle's own solve time
+//!    (two clock reads around it) for the latency percentiles.
 //! 3. After each pass, outside the timed region, every solution is validated: a complete
 //!    valid grid that keeps the givens. A failure is counted, named on stderr, and makes the
 //!    exit code 1.
@@ -181,12 +183,23 @@ pub fn default_threads() -> Vec<usize> {
     }
 }
 
-/// Solves every puzzle once across `pool`, timing each; returns the pass's wall time.
+/// What a puzzle skipped after Ctrl-C stands for in an interrupted pass, which is dropped.
+const SKIPPED: Solution = Solution {
+    count: 0,
+    grid: None,
+    guesses: 0,
+    givens_clash: false,
+};
+
+/// Solves every puzzle once across `pool`; returns the pass's wall time (monotonic clock).
+/// No clock is read per puzzle: the pass's time is the solver's. After Ctrl-C the puzzles
+/// not yet started are skipped (one relaxed load of a flag per puzzle, no clock read): the
+/// pass ends within one puzzle's solve time, and is not to be used.
 fn timed_pass(
     pool: &rayon::ThreadPool,
     puzzles: &[Grid],
     limit: u32,
-    out: &mut Vec<(u64, Solution)>,
+    out: &mut Vec<Solution>,
 ) -> Duration {
     let start = Instant::now();
     pool.install(|| {
@@ -194,13 +207,43 @@ fn timed_pass(
             .par_iter()
             .with_min_len(64)
             .map(|p| {
-                let t = Instant::now();
-                let s = solver::solve(p, limit);
-                (u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX), s)
+                if crate::interrupt::requested() {
+                    SKIPPED
+                } else {
+                    solver::solve(p, limit)
+                }
             })
             .collect_into_vec(out);
     });
     start.elapsed()
+}
+
+/// Solves every puzzle once more across `pool`, each timed on its own (nanoseconds,
+/// monotonic clock, two reads around the solve), and adds the times and guesses to `tally`
+/// for the latency percentiles. Not part of any timed pass. After Ctrl-C, as
+/// `timed_pass`: the rest is skipped and the pass is not to be used.
+fn latency_pass(pool: &rayon::ThreadPool, puzzles: &[Grid], limit: u32, tally: &mut Tally) {
+    let mut times = Vec::with_capacity(puzzles.len());
+    pool.install(|| {
+        puzzles
+            .par_iter()
+            .with_min_len(64)
+            .map(|p| {
+                if crate::interrupt::requested() {
+                    return (0, 0);
+                }
+                let t = Instant::now();
+                let guesses = solver::solve(p, limit).guesses;
+                (
+                    u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX),
+                    guesses,
+                )
+            })
+            .collect_into_vec(&mut times);
+    });
+    for (ns, guesses) in times {
+        tally.add(ns, guesses);
+    }
 }
 
 /// Counts of one pass, from validating its solutions.
@@ -213,9 +256,9 @@ struct PassCheck {
 }
 
 /// Validates every solution of a pass: a complete valid grid that keeps the givens.
-fn validate(path: &str, puzzles: &[Grid], results: &[(u64, Solution)], limit: u32) -> PassCheck {
+fn validate(path: &str, puzzles: &[Grid], results: &[Solution], limit: u32) -> PassCheck {
     let mut c = PassCheck::default();
-    for (i, (p, (_, s))) in puzzles.iter().zip(results).enumerate() {
+    for (i, (p, s)) in puzzles.iter().zip(results).enumerate() {
         match (s.count, s.grid) {
             (0, _) => c.unsolvable += 1,
             (n, Some(g)) if g.is_complete_valid() && g.keeps_givens(p) => {
@@ -238,6 +281,8 @@ fn validate(path: &str, puzzles: &[Grid], results: &[(u64, Solution)], limit: u3
 }
 
 /// Warms up, then times passes over `puzzles` with `threads` workers until `min_time`.
+/// `None` when Ctrl-C stopped it ([`crate::interrupt`]): within one puzzle's solve time,
+/// with no row, since a pass cut short measures nothing.
 ///
 /// # Errors
 /// When the pool cannot start.
@@ -246,7 +291,7 @@ pub fn measure(
     puzzles: &[Grid],
     threads: usize,
     cfg: &BenchConfig,
-) -> Result<BenchRow> {
+) -> Result<Option<BenchRow>> {
     let pool = crate::engine::worker_pool(threads)?;
     let mut out = Vec::with_capacity(puzzles.len());
     let mut tally = Tally::default();
@@ -255,9 +300,15 @@ pub fn measure(
     if !puzzles.is_empty() {
         for _ in 0..cfg.warmup {
             timed_pass(&pool, puzzles, cfg.limit, &mut out);
+            if crate::interrupt::requested() {
+                return Ok(None);
+            }
         }
         loop {
             wall += timed_pass(&pool, puzzles, cfg.limit, &mut out);
+            if crate::interrupt::requested() {
+                return Ok(None);
+            }
             passes += 1;
             let c = validate(path, puzzles, &out, cfg.limit);
             check.failures += c.failures;
@@ -267,17 +318,18 @@ pub fn measure(
                     ..c
                 };
             }
-            for (ns, s) in &out {
-                tally.add(*ns, s.guesses);
-            }
             if wall >= cfg.min_time {
                 break;
             }
         }
+        latency_pass(&pool, puzzles, cfg.limit, &mut tally);
+        if crate::interrupt::requested() {
+            return Ok(None);
+        }
     }
     let timed = (puzzles.len() as u64 * passes) as f64;
     let secs = wall.as_secs_f64();
-    Ok(BenchRow {
+    Ok(Some(BenchRow {
         input: path.to_string(),
         threads,
         puzzles: puzzles.len() as u64,
@@ -296,7 +348,7 @@ pub fn measure(
         efficiency: None,
         baseline_threads: threads,
         oversubscribed: threads > std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
-    })
+    }))
 }
 
 /// Fills `speedup` and `efficiency` of one input's rows against its 1-thread row, or

@@ -19,12 +19,13 @@ use crate::isomorph::Isomorph;
 use crate::summary::count;
 
 /// Runs the benchmark, writes the exports, returns the report. Every export is opened
-/// before any timing, so a path that cannot be written fails at once.
+/// before any timing, so a path that cannot be written fails at once. `None` when Ctrl-C
+/// stopped it (trial 11, finding 7): no export is written, their temporaries are removed.
 ///
 /// # Errors
 /// Fatal problems only: an unreadable input, an unknown layout, a pool that cannot start,
 /// an export that cannot be written.
-pub fn run_bench(cfg: &BenchConfig) -> Result<BenchReport> {
+pub fn run_bench(cfg: &BenchConfig) -> Result<Option<BenchReport>> {
     let exports = crate::export::open_all(&cfg.exports)?;
     warn_oversubscribed(&cfg.threads);
     let mut report = BenchReport {
@@ -47,7 +48,9 @@ pub fn run_bench(cfg: &BenchConfig) -> Result<BenchReport> {
     // 11, finding 3). Each input's puzzles are freed once it is timed.
     let mut loaded = Vec::with_capacity(cfg.inputs.len());
     for path in &cfg.inputs {
-        let (info, puzzles) = load(path, cfg)?;
+        let Some((info, puzzles)) = load(path, cfg)? else {
+            return Ok(None);
+        };
         if !cfg.quiet && info.skipped_invalid > 0 {
             // Said here too, not only in the exports: the timed set is not the whole file.
             eprintln!(
@@ -69,7 +72,9 @@ pub fn run_bench(cfg: &BenchConfig) -> Result<BenchReport> {
                     count(threads as u64, "thread", "threads")
                 );
             }
-            let row = measure(path, &puzzles, threads, cfg)?;
+            let Some(row) = measure(path, &puzzles, threads, cfg)? else {
+                return Ok(None);
+            };
             report.results.push(row);
         }
         set_speedups(&mut report.results[first_row..]);
@@ -81,7 +86,7 @@ pub fn run_bench(cfg: &BenchConfig) -> Result<BenchReport> {
     for caveat in caveats(&report) {
         eprintln!("sudoku-batch bench: warning: {caveat}");
     }
-    Ok(report)
+    Ok(Some(report))
 }
 
 /// Warns on stderr when a thread count exceeds the cores: such a row measures threads
@@ -135,8 +140,9 @@ impl Sink for Puzzles {
 }
 
 /// Reads and parses one input (all of it, or its shard), skipping invalid records, and
-/// shuffles the puzzles into random isomorphs when a seed is set.
-fn load(path: &str, cfg: &BenchConfig) -> Result<(BenchInput, Vec<Grid>)> {
+/// shuffles the puzzles into random isomorphs when a seed is set. `None` when Ctrl-C
+/// stopped the reading.
+fn load(path: &str, cfg: &BenchConfig) -> Result<Option<(BenchInput, Vec<Grid>)>> {
     let options = ReadOptions {
         layout: cfg.layout.clone(),
         mmap: cfg.mmap,
@@ -153,7 +159,9 @@ fn load(path: &str, cfg: &BenchConfig) -> Result<(BenchInput, Vec<Grid>)> {
         &mut puzzles,
         cfg.quiet,
     )?;
-    anyhow::ensure!(!run.interrupted, "interrupted while loading {path}");
+    if run.interrupted {
+        return Ok(None);
+    }
     let mut puzzles = puzzles.0;
     if let Some(seed) = cfg.seed {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -172,5 +180,5 @@ fn load(path: &str, cfg: &BenchConfig) -> Result<(BenchInput, Vec<Grid>)> {
         puzzles: puzzles.len() as u64,
         skipped_invalid: input.records - puzzles.len() as u64,
     };
-    Ok((info, puzzles))
+    Ok(Some((info, puzzles)))
 }

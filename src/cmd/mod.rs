@@ -93,7 +93,12 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(report.exit_code()))
         }
         Command::Bench(cfg) => {
-            let report = bench::run_bench(&cfg)?;
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
+            let Some(report) = bench::run_bench(&cfg)? else {
+                // Rows cut short measure nothing: no table and no export (trial 11, finding 7).
+                eprintln!("sudoku-batch bench: interrupted: no table or export written");
+                return Ok(ExitCode::from(130));
+            };
             // An export sent to stdout (`-`) replaces the table there.
             let e = &cfg.exports;
             if ![&e.json, &e.csv, &e.markdown]
