@@ -673,11 +673,7 @@ fn ctrl_c_stops_bench_with_one_line_and_exit_130() {
         line.clear();
         assert!(err.read_line(&mut line).unwrap() > 0, "no timing line");
     }
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    common::send_sigint(child.id());
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(20));

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{bin, stats_rows, P, S};
+use common::{bin, send_sigint, stats_rows, P, S};
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -281,6 +281,28 @@ fn interrupted_run_keeps_the_finished_prefix(signal: &str, times: usize) {
     assert!(leftovers.is_empty(), "temporaries committed or removed");
 }
 
+/// Starts `solve -o ARGS...` reading standard input from a pipe this test keeps open, writes
+/// `n` lines of [`P`] to it and waits for the run's Ctrl-C handler; returns the child (its
+/// stderr piped) and the pipe's writing end.
+fn solve_on_open_pipe(
+    args: &[&std::ffi::OsStr],
+    n: usize,
+) -> (std::process::Child, std::process::ChildStdin) {
+    let mut child = Command::new(exe())
+        .args(["solve", "-o"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(format!("{P}\n").repeat(n).as_bytes())
+        .unwrap();
+    wait_for_sigint_handler(child.id());
+    (child, stdin)
+}
+
 /// Waits until process `pid` catches SIGINT (signal 2 is among the caught signals in
 /// /proc): its Ctrl-C handler is installed.
 fn wait_for_sigint_handler(pid: u32) {
@@ -305,25 +327,10 @@ fn wait_for_sigint_handler(pid: u32) {
 fn trial10_ctrl_c_before_any_record_finished_never_says_no_puzzles_found() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.txt");
-    let mut child = Command::new(exe())
-        .args(["solve", "-o"])
-        .arg(&out)
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin
-        .write_all(format!("{P}\n").repeat(10).as_bytes())
-        .unwrap();
     // Started; the reader then waits for more input.
-    wait_for_sigint_handler(child.id());
+    let (mut child, stdin) = solve_on_open_pipe(&[out.as_os_str()], 10);
     std::thread::sleep(Duration::from_millis(100));
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    send_sigint(child.id());
     std::thread::sleep(Duration::from_millis(200));
     drop(stdin); // the producer closes the pipe
     let err = exit_130_stderr(&mut child);
@@ -342,25 +349,10 @@ fn trial10_ctrl_c_before_any_record_finished_never_says_no_puzzles_found() {
 fn trial10_ctrl_c_ends_a_run_on_a_pipe_that_stays_open() {
     let dir = tempfile::tempdir().unwrap();
     let (out, report) = (dir.path().join("out.txt"), dir.path().join("r.json"));
-    let mut child = Command::new(exe())
-        .args(["solve", "-o"])
-        .arg(&out)
-        .arg("--report")
-        .arg(&report)
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin
-        .write_all(format!("{P}\n").repeat(30).as_bytes())
-        .unwrap();
-    wait_for_sigint_handler(child.id());
-    let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    let report_flag = std::ffi::OsStr::new("--report");
+    let (mut child, stdin) =
+        solve_on_open_pipe(&[out.as_os_str(), report_flag, report.as_os_str()], 30);
+    send_sigint(child.id());
     // The pipe stays open until the run has ended, or (the failure this test is about)
     // until the breaker gives up on it.
     let start = Instant::now();

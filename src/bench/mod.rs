@@ -191,10 +191,30 @@ const SKIPPED: Solution = Solution {
     givens_clash: false,
 };
 
+/// Runs `work` on every puzzle across `pool`, into `out` in puzzle order. After Ctrl-C the
+/// puzzles not yet started give `skipped` instead (one relaxed load of a flag per puzzle,
+/// no clock read): the pass ends within one puzzle's solve time, and is not to be used.
+fn each_puzzle<T: Copy + Send + Sync>(
+    pool: &rayon::ThreadPool,
+    puzzles: &[Grid],
+    out: &mut Vec<T>,
+    skipped: T,
+    work: impl Fn(&Grid) -> T + Send + Sync,
+) {
+    pool.install(|| {
+        puzzles
+            .par_iter()
+            .with_min_len(64)
+            .map(|p| match crate::interrupt::requested() {
+                true => skipped,
+                false => work(p),
+            })
+            .collect_into_vec(out);
+    });
+}
+
 /// Solves every puzzle once across `pool`; returns the pass's wall time (monotonic clock).
-/// No clock is read per puzzle: the pass's time is the solver's. After Ctrl-C the puzzles
-/// not yet started are skipped (one relaxed load of a flag per puzzle, no clock read): the
-/// pass ends within one puzzle's solve time, and is not to be used.
+/// No clock is read per puzzle: the pass's time is the solver's.
 fn timed_pass(
     pool: &rayon::ThreadPool,
     puzzles: &[Grid],
@@ -202,44 +222,20 @@ fn timed_pass(
     out: &mut Vec<Solution>,
 ) -> Duration {
     let start = Instant::now();
-    pool.install(|| {
-        puzzles
-            .par_iter()
-            .with_min_len(64)
-            .map(|p| {
-                if crate::interrupt::requested() {
-                    SKIPPED
-                } else {
-                    solver::solve(p, limit)
-                }
-            })
-            .collect_into_vec(out);
-    });
+    each_puzzle(pool, puzzles, out, SKIPPED, |p| solver::solve(p, limit));
     start.elapsed()
 }
 
 /// Solves every puzzle once more across `pool`, each timed on its own (nanoseconds,
 /// monotonic clock, two reads around the solve), and adds the times and guesses to `tally`
-/// for the latency percentiles. Not part of any timed pass. After Ctrl-C, as
-/// `timed_pass`: the rest is skipped and the pass is not to be used.
+/// for the latency percentiles. Not part of any timed pass.
 fn latency_pass(pool: &rayon::ThreadPool, puzzles: &[Grid], limit: u32, tally: &mut Tally) {
     let mut times = Vec::with_capacity(puzzles.len());
-    pool.install(|| {
-        puzzles
-            .par_iter()
-            .with_min_len(64)
-            .map(|p| {
-                if crate::interrupt::requested() {
-                    return (0, 0);
-                }
-                let t = Instant::now();
-                let guesses = solver::solve(p, limit).guesses;
-                (
-                    u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX),
-                    guesses,
-                )
-            })
-            .collect_into_vec(&mut times);
+    each_puzzle(pool, puzzles, &mut times, (0, 0), |p| {
+        let t = Instant::now();
+        let guesses = solver::solve(p, limit).guesses;
+        let ns = u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        (ns, guesses)
     });
     for (ns, guesses) in times {
         tally.add(ns, guesses);

@@ -14,6 +14,16 @@ pub const P: &str =
 pub const S: &str =
     "652483917978162435314975628825736149791824563436519872269348751547291386183657294";
 
+/// Sends SIGINT (what Ctrl-C sends) to process `pid` with `kill -INT`, asserting that
+/// `kill` delivered it.
+pub fn send_sigint(pid: u32) {
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -INT {pid}");
+}
+
 /// The `sudoku-batch` binary built by cargo.
 pub fn bin() -> Command {
     Command::cargo_bin("sudoku-batch").expect("the binary is built")
