@@ -19,8 +19,8 @@ fn main() -> ExitCode {
         }
         // A bad flag value (`-j 0`), a misspelt flag or command: one line, exit 2.
         Err(e) => {
-            let first = std::env::args_os().nth(1);
-            let line = cli::error_line(&e, first.as_deref());
+            let args: Vec<_> = std::env::args_os().collect();
+            let line = cli::error_line(&e, &args);
             let _ = writeln!(io::stderr(), "sudoku-batch: error: {line}");
             return ExitCode::from(2);
         }

@@ -791,4 +791,23 @@ fn help_texts_say_what_the_readme_says() {
     assert!(overlap.contains("Train inputs (lines, CSV, JSON Lines or Parquet)"));
     assert!(overlap.contains("Test inputs (lines, CSV, JSON Lines or Parquet)"));
     assert!(!readme.contains("lines or CSV"));
+    // Trial 11, finding 9: overlap's --solution-column was "CSV solution column for
+    // --by-solution", though JSON Lines and Parquet take it, by content too, and it is
+    // checked without --by-solution.
+    let solution = overlap
+        .split("--solution-column <NAME> ")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        solution.starts_with("Solution column of a CSV, JSON Lines or Parquet input"),
+        "{overlap}"
+    );
+    assert!(
+        solution.contains("read only with --by-solution") && solution.contains("must still exist"),
+        "{solution}"
+    );
+    assert!(solution.contains("else found by content"), "{solution}");
+    assert!(readme.contains(
+        "| `--solution-column NAME` | solution column of a CSV, JSON Lines or Parquet input, as for `verify`"
+    ));
 }

@@ -616,3 +616,69 @@ fn parquet_compression_of_an_output_that_is_not_parquet_is_refused() {
         }
     }
 }
+
+/// Trial 11, finding 9: `--delimiter '"'` was told that `"` "is not one ASCII character";
+/// a quote, and a line end, are refused for what they are.
+#[test]
+fn a_quote_or_a_line_end_is_refused_as_the_delimiter_for_what_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let i = input(dir.path());
+    for cmd in ["solve", "verify"] {
+        assert_fatal(
+            &[cmd, "--delimiter", "\"", &i],
+            "a quote cannot be the delimiter: in CSV `\"` quotes a field",
+        );
+        assert_fatal(
+            &[cmd, "--delimiter", "\r", &i],
+            "a line end cannot be the delimiter",
+        );
+    }
+    assert_fatal(
+        &["solve", "--delimiter", ";;", &i],
+        "\";;\" is not one ASCII character",
+    );
+}
+
+/// Trial 11, finding 9: a file name that is not UTF-8 got clap's "invalid UTF-8 was
+/// detected in one or more arguments", naming none. The message names the argument (its
+/// place and its text, the bad byte shown as U+FFFD) and what to do; never a panic.
+#[cfg(unix)]
+#[test]
+fn a_file_name_that_is_not_utf8_is_named() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join(OsStr::from_bytes(b"bad\xff.txt"));
+    std::fs::write(&bad, format!("{P}\n")).unwrap();
+    let ok = input(dir.path());
+    for (args, at) in [
+        (
+            vec![OsStr::new("solve"), OsStr::new("-q"), bad.as_os_str()],
+            3,
+        ),
+        (vec![OsStr::new("verify"), bad.as_os_str()], 2),
+        (
+            vec![
+                OsStr::new("solve"),
+                OsStr::new(&ok),
+                OsStr::new("-o"),
+                bad.as_os_str(),
+            ],
+            4,
+        ),
+    ] {
+        let o = bin().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        let want = format!("sudoku-batch: error: argument {at} ('");
+        assert!(err.starts_with(&want), "{err}");
+        assert!(err.contains("bad\u{fffd}.txt'"), "{err}");
+        assert!(
+            err.contains(".txt', a byte that is not UTF-8 shown as U+FFFD) is not valid UTF-8"),
+            "{err}"
+        );
+        assert!(err.contains("rename the file"), "{err}");
+        assert!(o.stdout.is_empty());
+    }
+}

@@ -32,9 +32,13 @@ pub struct OverlapArgs {
     /// them for one side.
     #[command(flatten)]
     pub layout: LayoutArgs,
-    /// CSV solution column for --by-solution, train and test: header name
-    /// (case-insensitive) or 1-based index [default: a column named solutions, solution,
-    /// answer or answers].
+    /// Solution column of a CSV, JSON Lines or Parquet input, train and test alike (a
+    /// --train-solution-column or --test-solution-column overrides it for one side): header
+    /// name or key (case-insensitive) or 1-based index, never the puzzle column. Its stored
+    /// solutions are read only with --by-solution (a row's solution class is that of its
+    /// stored solution); without it the column must still exist [default: a column named
+    /// solutions, solution, answer or answers, else found by content: one where most of the
+    /// first rows hold grids, one of them complete].
     #[arg(long, value_name = "NAME")]
     pub solution_column: Option<String>,
     /// Puzzle column of the train inputs (overrides --puzzle-column for them).
