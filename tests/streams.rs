@@ -611,6 +611,40 @@ fn crs_doubled_before_a_newline_end_one_csv_line() {
     assert!(err.contains("crcrlf.csv:7: puzzle: 3 characters"), "{err}");
 }
 
+/// Trial 11, finding 4: a lines file whose first line holds lone CRs (no `\n`) for more than
+/// the 4 MiB line cap, read as a stream: the first block was cut at a lone CR before the
+/// layout was known (CSV rows, it seemed), so the line became two records and every later
+/// line was one further off than `grep -n` and the mapped file say. The stream now reads it
+/// as the mapped file does: one line over the cap, and the next lines at their numbers.
+#[test]
+fn a_stream_of_lines_with_lone_crs_past_the_line_cap_keeps_line_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cr.txt");
+    let p = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
+    let rows = 5 * (1 << 20) / (p.len() + 1) + 1;
+    fs::write(
+        &path,
+        format!("{}\nbad\n{p}\n", format!("{p}\r").repeat(rows)),
+    )
+    .unwrap();
+    let mapped = records(&path, &ReadOptions::default());
+    let lines: Vec<u64> = mapped.iter().map(|r| r.1).collect();
+    assert_eq!(lines, [1, 2, 3, 0], "{:?}", &mapped[1..]);
+    assert!(
+        mapped[0].2.contains("more than 4194304 bytes"),
+        "{}",
+        mapped[0].2
+    );
+    let streamed = records(
+        &path,
+        &ReadOptions {
+            mmap: false,
+            ..ReadOptions::default()
+        },
+    );
+    assert_eq!(streamed, mapped);
+}
+
 /// A CSV whose rows all end in a lone CR, larger than the 4 MiB line cap, read as a stream:
 /// its blocks were cut only at `\n`, so it was taken for one line over the cap and every
 /// row after the first 4 MiB was lost. It gives the mapped file's records.

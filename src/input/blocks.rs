@@ -66,6 +66,8 @@ pub(crate) struct Blocks {
     line_start: usize,
     /// The input is known to be CSV: blocks are cut at lone `\r` line ends too.
     csv: bool,
+    /// The current block was cut at a lone `\r` before the layout was known.
+    cut_at_lone_cr: bool,
     hasher: Option<Sha256>,
     /// Bytes at the start of `buf` already hashed (the kept start of a long line).
     hashed: usize,
@@ -86,7 +88,7 @@ pub(crate) struct Blocks {
 
 impl Blocks {
     /// Reads the first block of `stream` (of at least `size` bytes; cut outside quotes until
-    /// [`Blocks::set_quotes`] says otherwise). `hash`: keep a SHA-256 of every byte read. A
+    /// [`Blocks::set_lines`] says otherwise). `hash`: keep a SHA-256 of every byte read. A
     /// CSV block is cut at a line end inside quotes (an unclosed quote) once it holds 16
     /// times `size` bytes without a line end outside them, so memory stays bounded. `stop`:
     /// once set, a live input is read no further.
@@ -108,6 +110,7 @@ impl Blocks {
             lone_cr: 0,
             line_start: 0,
             csv: false,
+            cut_at_lone_cr: false,
             hasher: hash.then(Sha256::new),
             hashed: 0,
             hidden: (0, 0),
@@ -142,9 +145,20 @@ impl Blocks {
         self.stream.reader.ready()
     }
 
-    /// Cuts blocks only outside double quotes (CSV) or at any line end (lines).
-    pub(crate) fn set_quotes(&mut self, quotes: bool) {
-        self.quotes = quotes;
+    /// The input is lines (or JSON Lines): blocks are cut at any `\n`, and a lone `\r` ends
+    /// no line. A first block cut at a lone `\r` before the layout was known (no `\n` for
+    /// [`MAX_LINE`] bytes: CSV rows, it seemed) is cut again: its start is one line over the
+    /// cap, read as a mapped file reads it, not two records that put every later line one
+    /// further off (trial 11, finding 4).
+    ///
+    /// # Errors
+    /// A read (or decompression) error of the stream.
+    pub(crate) fn set_lines(&mut self) -> io::Result<()> {
+        self.quotes = false;
+        if std::mem::take(&mut self.cut_at_lone_cr) {
+            self.advance(0)?;
+        }
+        Ok(())
     }
 
     /// The input is CSV: blocks are cut outside quotes, at `\n` and at lone `\r` line ends
@@ -208,8 +222,10 @@ impl Blocks {
             }
             if self.scan.3 == 0 && self.buf.len() > MAX_LINE + 1 && self.lone_cr > 0 {
                 // No `\n` yet, but lone `\r`s: CSV rows with classic Mac OS line ends
-                // (the layout is not known yet), not one long line.
+                // (the layout is not known yet), not one long line; if the input turns out
+                // to be lines, `set_lines` cuts the block again.
                 self.end = self.lone_cr;
+                self.cut_at_lone_cr = !self.csv;
                 return Ok(());
             }
             if self.scan.3 == 0 && self.buf.len() > MAX_LINE + 1 {

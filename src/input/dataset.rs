@@ -239,7 +239,7 @@ impl Dataset {
         let mut body = body;
         match (&mut body, &layout) {
             (Body::Blocks(b), Layout::Lines { .. } | Layout::Columns { .. }) => {
-                b.set_quotes(false);
+                b.set_lines().map_err(io_err)?;
             }
             (Body::Blocks(b), Layout::Csv { .. }) => b.set_csv(),
             _ => {}
