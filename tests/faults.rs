@@ -341,6 +341,37 @@ fn trial10_ctrl_c_before_any_record_finished_never_says_no_puzzles_found() {
     );
 }
 
+/// Trial 12, finding 2: one Ctrl-C did not stop a run whose standard input (a terminal, or a
+/// pipe) had sent nothing yet: the first bytes, looked at for a compression's magic number,
+/// were read on the main thread, and a read blocked in the kernel does not return on a
+/// signal. They are now read on the input's own thread, and the run stops at once.
+#[test]
+fn trial12_ctrl_c_ends_a_run_whose_input_sent_nothing_yet() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    let (mut child, stdin) = solve_on_open_pipe(&[out.as_os_str()], 0);
+    send_sigint(child.id());
+    // The pipe stays open (nothing more is written) until the run has ended, or until
+    // the breaker gives up on it.
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let ended_first = child.try_wait().unwrap().is_some();
+    drop(stdin);
+    let err = exit_130_stderr(&mut child);
+    assert!(ended_first, "the run waited for the first bytes: {err}");
+    assert!(
+        err.contains("sudoku-batch: note: -: interrupted before any record was finished"),
+        "{err}"
+    );
+    assert_eq!(
+        fs::read_to_string(&out).unwrap(),
+        "",
+        "an empty output, committed"
+    );
+}
+
 /// Trial 10, finding 4: Ctrl-C on a run reading a pipe that its producer keeps open waited
 /// for the producer to close it. The run now ends by itself, commits the finished prefix of
 /// what came (the records written are the records counted, each solved) and says it was

@@ -441,37 +441,52 @@ fn refuse_utf32(head: &[u8]) -> io::Result<()> {
 
 /// `raw` as a stream of decoded bytes: decompressed on a thread of its own when its first
 /// bytes name a codec, then transcoded when it is UTF-16. Any input but a regular file
-/// (`reopenable`) is live: all of that is then read on a thread of its own ([`Reader::Live`]).
+/// (`reopenable`) is live: all of that is then read on a thread of its own ([`Reader::Live`]),
+/// from its first byte on, so that Ctrl-C ends a wait for those bytes too.
 fn stream(
-    mut raw: Box<dyn Read + Send>,
+    raw: Box<dyn Read + Send>,
     len: Option<u64>,
     read: Arc<AtomicU64>,
     reopenable: bool,
 ) -> io::Result<Opened> {
-    let mut magic = head(&mut raw, 8)?;
+    let mut raw = match reopenable {
+        true => Start::Blocking(raw),
+        // A read blocked in the kernel does not return on Ctrl-C: the magic numbers of a
+        // terminal or a pipe that sends nothing yet were read here, and one Ctrl-C left
+        // the run waiting for them (trial 12, finding 2).
+        false => Start::Live(Feed::of_reader("live-input".to_string(), raw)?),
+    };
+    let mut magic = raw.head(8)?;
     let codec = Codec::sniff(&magic);
     if codec == Codec::Zip {
         // The first member's name, to tell a numpy archive from a zipped text file: read
         // only for a zip, so a terminal on standard input is not kept waiting for more.
-        magic.extend(head(&mut raw, ZIP_HEAD - magic.len())?);
+        magic.extend(raw.head(ZIP_HEAD - magic.len())?);
         refuse_npz(&magic)?;
     }
-    let raw: Box<dyn Read + Send> = Box::new(io::Cursor::new(magic).chain(raw));
-    let mut decoded: Box<dyn Read + Send> = match codec {
-        Codec::Plain => raw,
-        _ => Box::new(spawn_decoder(codec, raw)?),
+    let mut decoded = match codec {
+        Codec::Plain => raw.put_back(&magic),
+        _ => Start::Live(spawn_decoder(codec, raw.put_back(&magic).into_read())?),
     };
-    let text = head(&mut decoded, TEXT_HEAD)?;
+    let text = decoded.head(TEXT_HEAD)?;
     refuse_utf32(&text)?;
     let encoding = utf16(&text);
-    let decoded: Box<dyn Read + Send> = Box::new(io::Cursor::new(text).chain(decoded));
-    let reader: Box<dyn Read + Send> = match encoding {
-        Some(encoding) => Box::new(Utf16Reader::new(decoded, encoding)),
-        None => decoded,
-    };
-    let reader = match reopenable {
-        true => Reader::File(reader),
-        false => Reader::Live(Feed::of_reader("live-input".to_string(), reader)?),
+    let decoded = decoded.put_back(&text);
+    let reader = match (encoding, decoded, reopenable) {
+        (None, decoded, true) => Reader::File(decoded.into_read()),
+        (Some(e), decoded, true) => {
+            Reader::File(Box::new(Utf16Reader::new(decoded.into_read(), e)))
+        }
+        // Already read on a thread of its own.
+        (None, Start::Live(feed), false) => Reader::Live(feed),
+        (None, decoded, false) => Reader::Live(Feed::of_reader(
+            "live-input".to_string(),
+            decoded.into_read(),
+        )?),
+        (Some(e), decoded, false) => Reader::Live(Feed::of_reader(
+            "live-input-utf16".to_string(),
+            Utf16Reader::new(decoded.into_read(), e),
+        )?),
     };
     Ok(Opened {
         source: Source::Stream(Stream {
@@ -483,6 +498,57 @@ fn stream(
         len,
         utf16: encoding.is_some(),
     })
+}
+
+/// The start of a stream, whose first bytes are looked at before it is read on.
+enum Start {
+    /// Read on the caller's thread: a regular file, whose reads never wait on another
+    /// process.
+    Blocking(Box<dyn Read + Send>),
+    /// Read on a thread of its own ([`Feed`]): a live input, or a decoder's output.
+    Live(Feed),
+}
+
+impl Start {
+    /// Up to `n` bytes from the start (fewer only at the end; for a live input, also when
+    /// Ctrl-C ends the wait for them: the run then stops before reading any record).
+    fn head(&mut self, n: usize) -> io::Result<Vec<u8>> {
+        match self {
+            Start::Blocking(r) => head(r, n),
+            Start::Live(feed) => {
+                let mut bytes = Vec::with_capacity(n);
+                while bytes.len() < n {
+                    let want = n - bytes.len();
+                    match feed.append(&mut bytes, want, &crate::interrupt::INTERRUPTED)? {
+                        None | Some(0) => break,
+                        Some(_) => {}
+                    }
+                }
+                Ok(bytes)
+            }
+        }
+    }
+
+    /// This stream with `bytes` (what `head` took) before what is not read yet.
+    fn put_back(self, bytes: &[u8]) -> Start {
+        match self {
+            Start::Blocking(r) => {
+                Start::Blocking(Box::new(io::Cursor::new(bytes.to_vec()).chain(r)))
+            }
+            Start::Live(mut feed) => {
+                feed.unread(bytes);
+                Start::Live(feed)
+            }
+        }
+    }
+
+    /// The stream as a reader.
+    fn into_read(self) -> Box<dyn Read + Send> {
+        match self {
+            Start::Blocking(r) => r,
+            Start::Live(feed) => Box::new(feed),
+        }
+    }
 }
 
 /// Starts a thread that decompresses `raw` with `codec` (or, [`Codec::Plain`], only reads
