@@ -278,6 +278,57 @@ const LEADING_ZEROS_SOLUTION_HINT: &str =
 const PENCIL_MARK_HINT: &str =
     " (a pencil-mark grid: 9 candidate characters for each of the 81 cells, not a puzzle)";
 
+/// The hint for a line of a puzzle written as a 9-line grid (case C31 of
+/// `../shared/cases`): its nine cells, perhaps spaced or ruled with `|`, or a rule line.
+const GRID_LINE_HINT: &str =
+    " (a line of a 9-line grid? puzzles are read one to a line: put each grid's 81 cells on one line)";
+
+/// `e` with [`GRID_LINE_HINT`] when the whole data `line` (of a lines input) looks like
+/// one line of a 9x9 grid written over nine lines, and `e` has no hint of its own: nine
+/// cells and nothing else but spaces, tabs and `|`, or a rule line of `-` with `+`, `*`,
+/// `|`, `=` and spaces (`-------+-------+-------`, `*-----------*`).
+pub(crate) fn grid_line_hint(e: ParseError, line: &[u8]) -> ParseError {
+    let line = line.trim_ascii();
+    let spacing = |b: u8| matches!(b, b' ' | b'\t' | b'|');
+    let cells = line.iter().filter(|&&b| is_cell_byte(b)).count();
+    let row = cells == 9 && line.iter().all(|&b| is_cell_byte(b) || spacing(b));
+    let rule = line.len() >= 9
+        && line.contains(&b'-')
+        && line
+            .iter()
+            .all(|&b| matches!(b, b'-' | b'+' | b'*' | b'|' | b'=' | b' '));
+    if !(row || rule) {
+        return e;
+    }
+    match e {
+        ParseError::Length { found, hint: "" } => ParseError::Length {
+            found,
+            hint: GRID_LINE_HINT,
+        },
+        ParseError::BadChar {
+            column,
+            ch,
+            hint: "",
+        } => ParseError::BadChar {
+            column,
+            ch,
+            hint: GRID_LINE_HINT,
+        },
+        ParseError::LengthAndChar {
+            found,
+            column,
+            ch,
+            hint: "",
+        } => ParseError::LengthAndChar {
+            found,
+            column,
+            ch,
+            hint: GRID_LINE_HINT,
+        },
+        e => e,
+    }
+}
+
 /// The hint for a field of 81 cells, then a CSV delimiter, then more (`puzzle|solution`):
 /// a headerless CSV read as one long line, as a lines input does not split at `|` (trial
 /// 10, finding 8). The characters are those the CSV sniffer tries (`input::sniff`'s
@@ -579,6 +630,28 @@ mod tests {
             P.bytes().filter(|&b| b != b'.').count()
         );
         assert_eq!(dots.to_string(), P);
+    }
+
+    #[test]
+    fn the_lines_of_a_9_line_grid_get_a_hint_and_other_lines_do_not() {
+        // C31's five layouts: plain, spaced, ruled with `|`, and their rule lines.
+        for line in [
+            ".4.1...5.",
+            " 2 . 6 . 3 . . . .",
+            "| . 4 . | . . 1 | . . 6 |",
+            "-------+-------+-------",
+            "*-----------*",
+            "|---+---+---|",
+        ] {
+            let field = line.split_ascii_whitespace().next().unwrap_or("");
+            let e = grid_line_hint(parse_cells(field.as_bytes()).unwrap_err(), line.as_bytes());
+            assert!(e.to_string().ends_with(GRID_LINE_HINT), "{line}: {e}");
+        }
+        // Not a grid's line: eight or ten cells, a title, a puzzle cut short.
+        for line in [".4.1...5", ".4.1...5.1", "Puzzle 1", &"1".repeat(80)] {
+            let e = grid_line_hint(parse_cells(line.as_bytes()).unwrap_err(), line.as_bytes());
+            assert!(!e.to_string().contains("9-line grid"), "{line}: {e}");
+        }
     }
 
     #[test]

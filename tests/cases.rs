@@ -387,9 +387,18 @@ fn c31_grid_blocks_are_rejected_line_by_line_from_line_1() {
         rows.iter().all(|r| r.status == "invalid"),
         "no puzzle glued from grid lines"
     );
+    assert_eq!(rows[0].line, 1);
+    // Trial 12: the error says what the file seems to be and what to do about it.
     assert_eq!(
-        (rows[0].line, rows[0].error.as_str()),
-        (1, "9 characters, expected 81")
+        rows[0].error,
+        "9 characters, expected 81 (a line of a 9-line grid? puzzles are read one to a \
+         line: put each grid's 81 cells on one line)"
+    );
+    // Every line of the five layouts (cells spaced, ruled with `|`, the rule lines) says so.
+    assert!(
+        rows.iter().all(|r| r.error.ends_with("on one line)")),
+        "{:?}",
+        rows.iter().find(|r| !r.error.ends_with("on one line)"))
     );
 }
 

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use super::jsonl::{JsonColumns, Parsed};
 use super::record::{line_fields, spanning_lines, split_fields, MAX_LINE};
 use super::{RawRecord, PUZZLE_NAMES};
-use crate::grid::{parse_cells, parse_solution, Grid, ParseError};
+use crate::grid::{grid_line_hint, parse_cells, parse_solution, Grid, ParseError};
 
 /// Records taken from an input in one [`super::Dataset::take`], in input order: parsed
 /// already (Parquet), or until [`RawChunk::parse`] data lines as bytes (lines, JSON Lines)
@@ -339,7 +339,10 @@ impl LineParser {
             column: self.field + 1,
         };
         (
-            puzzle.ok_or(missing).and_then(parse_cells),
+            puzzle
+                .ok_or(missing)
+                .and_then(parse_cells)
+                .map_err(|e| grid_line_hint(e, line)),
             solution.map(parse_solution),
             fields,
         )
