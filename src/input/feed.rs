@@ -183,19 +183,39 @@ impl Read for Feed {
 /// A read error of `r`.
 pub fn pump<R: Read>(mut r: R, tx: &Sender) -> io::Result<()> {
     loop {
-        let mut piece = vec![0; PIECE];
-        let n = loop {
-            match r.read(&mut piece) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        };
-        piece.truncate(n);
+        let mut piece = Vec::new();
+        let n = read_append(&mut r, &mut piece, PIECE)?;
         if n == 0 || tx.send(Ok(piece)).is_err() {
             return Ok(());
         }
     }
+}
+
+/// Appends to `buf` what one read of `r` returns, up to `max` bytes (a read interrupted by
+/// a signal is tried again): how many, 0 at the end of `r`. One read, not a loop until
+/// `max`, so a live input's lines are handed on as they are written.
+///
+/// # Errors
+/// A read error of `r`; `buf` is then as it was.
+pub fn read_append<R: Read + ?Sized>(
+    r: &mut R,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<usize> {
+    let old = buf.len();
+    buf.resize(old + max, 0);
+    let n = loop {
+        match r.read(&mut buf[old..]) {
+            Ok(n) => break n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                buf.truncate(old);
+                return Err(e);
+            }
+        }
+    };
+    buf.truncate(old + n);
+    Ok(n)
 }
 
 #[cfg(test)]

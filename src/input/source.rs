@@ -22,7 +22,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use super::feed::{pump, Feed, Sender};
+use super::feed::{pump, read_append, Feed, Sender};
 use super::guard::MappedFile;
 use super::InputError;
 
@@ -172,24 +172,10 @@ impl Reader {
         max: usize,
         stop: &std::sync::atomic::AtomicBool,
     ) -> io::Result<Option<usize>> {
-        let r = match self {
-            Reader::Live(feed) => return feed.append(buf, max, stop),
-            Reader::File(r) => r,
-        };
-        let old = buf.len();
-        buf.resize(old + max, 0);
-        let n = loop {
-            match r.read(&mut buf[old..]) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    buf.truncate(old);
-                    return Err(e);
-                }
-            }
-        };
-        buf.truncate(old + n);
-        Ok(Some(n))
+        match self {
+            Reader::Live(feed) => feed.append(buf, max, stop),
+            Reader::File(r) => read_append(r, buf, max).map(Some),
+        }
     }
 }
 
@@ -472,21 +458,18 @@ fn stream(
     refuse_utf32(&text)?;
     let encoding = utf16(&text);
     let decoded = decoded.put_back(&text);
-    let reader = match (encoding, decoded, reopenable) {
-        (None, decoded, true) => Reader::File(decoded.into_read()),
-        (Some(e), decoded, true) => {
-            Reader::File(Box::new(Utf16Reader::new(decoded.into_read(), e)))
+    let reader = match encoding {
+        None => decoded,
+        Some(e) => Start::Blocking(Box::new(Utf16Reader::new(decoded.into_read(), e))),
+    };
+    let reader = match (reopenable, reader) {
+        (true, reader) => Reader::File(reader.into_read()),
+        // A live input is read on a thread of its own already (`raw` above); its UTF-16
+        // transcoder gets one too.
+        (false, Start::Live(feed)) => Reader::Live(feed),
+        (false, Start::Blocking(r)) => {
+            Reader::Live(Feed::of_reader("live-input-utf16".to_string(), r)?)
         }
-        // Already read on a thread of its own.
-        (None, Start::Live(feed), false) => Reader::Live(feed),
-        (None, decoded, false) => Reader::Live(Feed::of_reader(
-            "live-input".to_string(),
-            decoded.into_read(),
-        )?),
-        (Some(e), decoded, false) => Reader::Live(Feed::of_reader(
-            "live-input-utf16".to_string(),
-            Utf16Reader::new(decoded.into_read(), e),
-        )?),
     };
     Ok(Opened {
         source: Source::Stream(Stream {
@@ -503,7 +486,7 @@ fn stream(
 /// The start of a stream, whose first bytes are looked at before it is read on.
 enum Start {
     /// Read on the caller's thread: a regular file, whose reads never wait on another
-    /// process.
+    /// process (or, for a live input, its UTF-16 transcoder until it is given a thread).
     Blocking(Box<dyn Read + Send>),
     /// Read on a thread of its own ([`Feed`]): a live input, or a decoder's output.
     Live(Feed),
@@ -668,16 +651,8 @@ impl<R: Read> Read for Utf16Reader<R> {
                 return Ok(0);
             }
             // One read, not a full 64 KiB: a live input's lines come as they are written.
-            self.input.resize(64 * 1024, 0);
-            let n = loop {
-                match self.inner.read(&mut self.input) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(e),
-                }
-            };
-            self.input.truncate(n);
-            self.eof = n == 0;
+            self.input.clear();
+            self.eof = read_append(&mut self.inner, &mut self.input, 64 * 1024)? == 0;
             let room = self
                 .decoder
                 .max_utf8_buffer_length(self.input.len())
