@@ -191,14 +191,20 @@ impl Target {
     /// # Errors
     /// A write, flush or sync error (the reason only, as [`Target::create`]'s).
     pub fn sync(&mut self) -> io::Result<()> {
+        self.flush()?;
         match self {
-            Target::Stdout(w) => w.flush(),
-            Target::Stderr(w) => w.flush(),
-            Target::Device(w) => w.flush(),
-            Target::File { out, .. } => {
-                out.flush()?;
-                out.get_ref().sync_data()
-            }
+            Target::File { out, .. } => out.get_ref().sync_data(),
+            _ => Ok(()),
+        }
+    }
+
+    /// The buffered writer the bytes go through.
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Target::Stdout(w) => w,
+            Target::Stderr(w) => w,
+            Target::Device(w) => w,
+            Target::File { out, .. } => out,
         }
     }
 
@@ -226,30 +232,44 @@ impl Target {
     }
 }
 
-/// What `path` names once every symlink in its last component is followed (a bounded
-/// number, as the kernel follows): `path` itself when it is not a link. A link's relative
-/// target is taken from the link's own directory.
+/// What `path` names once every symlink in its last component is followed: `path` itself
+/// when it is not a link.
 ///
 /// # Errors
 /// A chain of links that does not end (a loop, `a -> b -> a`), which the kernel would
 /// refuse too: renaming over the link the count stopped at would replace that link.
 fn link_target(path: &Path) -> io::Result<std::path::PathBuf> {
-    let mut path = path.to_path_buf();
-    for followed in 0.. {
-        let Ok(next) = std::fs::read_link(&path) else {
-            return Ok(path);
+    match link_chain(path) {
+        (mut chain, true) => Ok(chain.pop().unwrap_or_else(|| path.to_path_buf())),
+        (_, false) => Err(io::Error::other(
+            "too many levels of symbolic links (a loop?)",
+        )),
+    }
+}
+
+/// Symlinks followed at most from one path, as the kernel follows them.
+const MAX_LINKS: usize = 40;
+
+/// The paths met on the way from `path` through the symlinks in its last component:
+/// `path`, then each link's target (a relative target taken from the link's own
+/// directory), and whether the chain ended at a path that is no link (`false`: it was cut
+/// after [`MAX_LINKS`] links, a loop or a chain longer than the kernel follows).
+fn link_chain(path: &Path) -> (Vec<std::path::PathBuf>, bool) {
+    let mut chain = vec![path.to_path_buf()];
+    loop {
+        let last = &chain[chain.len() - 1];
+        let Ok(next) = std::fs::read_link(last) else {
+            return (chain, true);
         };
-        if followed == 40 {
-            break;
+        if chain.len() > MAX_LINKS {
+            return (chain, false);
         }
-        path = match path.parent() {
+        let next = match last.parent() {
             Some(dir) => dir.join(next),
             None => next,
         };
+        chain.push(next);
     }
-    Err(io::Error::other(
-        "too many levels of symbolic links (a loop?)",
-    ))
 }
 
 /// Permissions for the temporary: those of the file it replaces, else what a plain
@@ -269,28 +289,13 @@ fn output_permissions(target: &Path) -> Option<std::fs::Permissions> {
 
 impl Write for Target {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Target::Stdout(w) => w.write(buf),
-            Target::Stderr(w) => w.write(buf),
-            Target::Device(w) => w.write(buf),
-            Target::File { out, .. } => out.write(buf),
-        }
+        self.writer().write(buf)
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match self {
-            Target::Stdout(w) => w.write_all(buf),
-            Target::Stderr(w) => w.write_all(buf),
-            Target::Device(w) => w.write_all(buf),
-            Target::File { out, .. } => out.write_all(buf),
-        }
+        self.writer().write_all(buf)
     }
     fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Target::Stdout(w) => w.flush(),
-            Target::Stderr(w) => w.flush(),
-            Target::Device(w) => w.flush(),
-            Target::File { out, .. } => out.flush(),
-        }
+        self.writer().flush()
     }
 }
 

@@ -9,7 +9,7 @@
 use std::fs::{File, Metadata, OpenOptions};
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Where a stream output goes.
 pub(super) enum Stream {
@@ -68,21 +68,10 @@ fn is_stream_of(meta: &Metadata, fd: BorrowedFd) -> bool {
 /// (`/dev/fd/N`, `/dev/stdout`, `/proc/self/fd/N`, `/proc/PID/fd/N`): opening one opens the
 /// descriptor's file anew, so it is a stream the caller set up, not a file to replace.
 fn names_a_descriptor(path: &Path) -> bool {
-    let mut path = PathBuf::from(path);
-    // A bounded number of links, as the kernel follows.
-    for _ in 0..40 {
-        if is_descriptor_path(&path) {
-            return true;
-        }
-        let Ok(target) = std::fs::read_link(&path) else {
-            return false;
-        };
-        path = match path.parent() {
-            Some(dir) => dir.join(target),
-            None => target,
-        };
-    }
-    false
+    super::link_chain(path)
+        .0
+        .iter()
+        .any(|p| is_descriptor_path(p))
 }
 
 /// Whether `path` is spelled as a descriptor path (see [`names_a_descriptor`]).
