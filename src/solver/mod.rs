@@ -105,9 +105,9 @@ impl Search {
                 state::BUSIEST_MAX_PAIRS
             };
             let settled = state.propagate_fast(max_pairs, hard);
-            let cell = match settled {
+            let branch = match settled {
                 Err(_) => return false,
-                Ok(Some(cell)) => cell,
+                Ok(Some(branch)) => branch,
                 Ok(None) => {
                     self.count += 1;
                     if self.first.is_none() {
@@ -116,7 +116,7 @@ impl Search {
                     return self.count >= self.limit;
                 }
             };
-            let mut digits = state.digits(cell);
+            let (cell, mut digits) = (branch.cell, branch.digits);
             loop {
                 let d = digits.trailing_zeros() as usize;
                 digits &= digits - 1;

@@ -77,6 +77,15 @@ pub(crate) struct Cell {
     pub(crate) bit: u32,
 }
 
+/// Where the search branches once propagation stalls: the cell, and its candidates
+/// (bit `d` set when digit `d + 1` may stand there, as [`State::digits`] gives them),
+/// read while the propagation still holds the boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Branch {
+    pub(crate) cell: Cell,
+    pub(crate) digits: u32,
+}
+
 /// Candidate bitboards for every digit and band, and the cells not yet fixed.
 #[derive(Clone, Copy)]
 pub(crate) struct State {
@@ -255,7 +264,7 @@ impl State {
         &mut self,
         max_pairs: u32,
         stacks: bool,
-    ) -> Result<Option<Cell>, Contradiction> {
+    ) -> Result<Option<Branch>, Contradiction> {
         loop {
             self.settle()?;
             if self.unsolved == [0; 3] {
@@ -290,7 +299,9 @@ impl State {
                         continue;
                     }
                 }
-                return Ok(Some(self.branch_cell::<false>(pairs, max_pairs)));
+                let cell = self.branch_cell::<false>(pairs, max_pairs);
+                let digits = self.digits(cell);
+                return Ok(Some(Branch { cell, digits }));
             }
         }
     }
@@ -302,7 +313,7 @@ impl State {
         &mut self,
         max_pairs: u32,
         stacks: bool,
-    ) -> Result<Option<Cell>, Contradiction> {
+    ) -> Result<Option<Branch>, Contradiction> {
         #[cfg(target_arch = "x86_64")]
         {
             if avx512_usable() {
@@ -777,7 +788,8 @@ mod tests {
         for line in HARD {
             let mut s = State::from_givens(&parse_cells(line.as_bytes()).unwrap().0).unwrap();
             let mut next = s.propagate(max_pairs, stacks);
-            while let Ok(Some(cell)) = next {
+            while let Ok(Some(Branch { cell, digits })) = next {
+                assert_eq!(digits, s.digits(cell));
                 let at = |q: usize| Cell {
                     band: q / 27,
                     bit: (q % 27) as u32,
@@ -961,7 +973,9 @@ mod tests {
                     let d = usize::from(solution.0[q] - 1);
                     assert!(s.cand[9 * (q / 27) + d] >> (q % 27) & 1 == 1, "{line}: {q}");
                 }
-                let Some(cell) = next else { break };
+                let Some(Branch { cell, .. }) = next else {
+                    break;
+                };
                 let d = usize::from(solution.0[27 * cell.band + cell.bit as usize] - 1);
                 s.assign(d, cell).unwrap();
                 steps += 1;

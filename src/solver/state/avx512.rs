@@ -11,21 +11,52 @@
 //! the boards as the round found them and their deductions are applied together, where
 //! the portable code applies each before the next: the rules are the portable code's and
 //! monotone, so both reach the same fixpoint and make the same guesses (tested node by
-//! node), though the states between differ. The stack logic of a hard search runs on the
-//! registers too (`avx512/stack.rs`).
+//! node), though the states between differ. Naked singles are counted and placed on the
+//! registers for all three bands at once (`avx512/singles.rs`), and the stack logic of a
+//! hard search runs there too (`avx512/stack.rs`).
 
+mod singles;
 mod stack;
 
 use std::arch::x86_64::{
-    __m512i, _mm512_and_si512, _mm512_castsi512_si128, _mm512_cmpneq_epi32_mask,
-    _mm512_loadu_si512, _mm512_mask_and_epi32, _mm512_mask_mov_epi32, _mm512_mask_storeu_epi32,
-    _mm512_maskz_loadu_epi32, _mm512_permutex2var_epi32, _mm512_set1_epi32, _mm512_storeu_si512,
+    __m512i, _mm512_and_si512, _mm512_andnot_si512, _mm512_castsi512_si128,
+    _mm512_cmpneq_epi32_mask, _mm512_loadu_si512, _mm512_mask_and_epi32, _mm512_mask_mov_epi32,
+    _mm512_mask_set1_epi32, _mm512_mask_storeu_epi32, _mm512_maskz_loadu_epi32,
+    _mm512_permutex2var_epi32, _mm512_set1_epi32, _mm512_storeu_si512, _mm512_test_epi32_mask,
     _mm_cvtsi128_si32, _pext_u32,
 };
 
-use super::{
-    candidate_counts, place, Cell, Contradiction, State, BAND, BOARDS, COMPLEX, OTHER, POINTING,
-};
+use super::{Branch, Contradiction, State, BAND, BOARDS, COMPLEX, OTHER, POINTING};
+
+/// `vpternlogd` truth tables over the operands `(a, b, c)`: `a | b | c`.
+const OR3: i32 = 0xFE;
+/// `a` where `c` is set, else `b`.
+const SELECT: i32 = 0xE4;
+
+/// The register holding `t`.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn vector(t: &[i32; 16]) -> __m512i {
+    // SAFETY: 64 bytes read from a 64-byte array; no alignment needed.
+    unsafe { _mm512_loadu_si512(t.as_ptr().cast()) }
+}
+
+/// `x` in every lane.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn splat(x: u32) -> __m512i {
+    _mm512_set1_epi32(x as i32)
+}
+
+/// Lane `i` of the result is lane `idx[h][i]` of the 32 lanes of `b`, for each half `h`.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn permute(b: Boards, idx: &[[i32; 16]; 2]) -> Boards {
+    Boards(
+        _mm512_permutex2var_epi32(b.0, vector(&idx[0]), b.1),
+        _mm512_permutex2var_epi32(b.0, vector(&idx[1]), b.1),
+    )
+}
 
 /// The lanes an update of a board writes, as the two registers' 16-lane masks (low,
 /// high): the other eight boards of its band, the same digit's boards in the other two
@@ -91,6 +122,8 @@ const MINIROW_LOW: u32 = 0o111_111_111;
 
 /// Lanes of the high register that hold boards (16..27 and the zero padding board 27).
 const HIGH: u16 = (1 << (BOARDS - 16)) - 1;
+/// Lanes of the high register that hold real boards (16..27).
+const VALID_HIGH: u16 = (1 << (27 - 16)) - 1;
 
 /// The boards as two registers: lanes 0..16 and 16..32.
 #[derive(Clone, Copy)]
@@ -175,7 +208,7 @@ impl State {
         &mut self,
         max_pairs: u32,
         stacks: bool,
-    ) -> Result<Option<Cell>, Contradiction> {
+    ) -> Result<Option<Branch>, Contradiction> {
         let mut cand = Boards::load(&self.cand);
         let mut prev = Boards::load(&self.prev);
         // A fourth word so that `unsolved[b & 3]` needs no bounds check; always 0.
@@ -237,54 +270,56 @@ impl State {
                 self.unsolved = [unsolved[0], unsolved[1], unsolved[2]];
                 return Ok(None);
             }
-            // Naked singles, as in `State::propagate`, reading the boards from a copy
-            // (each band's boards change only through its own placements below).
-            // All 32 lanes, unmasked: a load from a masked store waits for it to reach the
-            // cache, where one from a plain store takes its value from the store buffer.
-            let seen = cand.lanes();
-            let mut placed = false;
-            let mut pairs = [0u32; 3];
-            for (b, pair) in pairs.iter_mut().enumerate() {
-                let [r1, r2, r3] = candidate_counts(&seen[9 * b..9 * b + 9]);
-                if r1 != BAND {
-                    return Err(Contradiction);
-                }
-                let singles = r1 & !r2 & unsolved[b];
-                if singles != 0 {
-                    placed = true;
-                    for d in 0..9 {
-                        let i = 9 * b + d;
-                        let mut hits = seen[i] & singles;
-                        if hits == 0 {
-                            continue;
-                        }
-                        // `State::assign` for each hit, on the board's current value.
-                        let mut x = seen[i];
-                        while hits != 0 {
-                            let bit = hits.trailing_zeros();
-                            hits &= hits - 1;
-                            x = place(x, bit)?;
-                        }
-                        cand = cand.set(LANES[i & 31].own, _mm512_set1_epi32(x as i32));
-                    }
-                } else {
-                    *pair = r2 & !r3;
+            // Naked singles, as in `State::propagate`, for all bands at once: each lane
+            // gets its band's counts (`singles.rs`), the singles not yet fixed are placed
+            // lane by lane.
+            let [r1, r2, r3] = singles::band_counts(cand);
+            let full = splat(BAND);
+            let short = u32::from(_mm512_cmpneq_epi32_mask(r1.0, full))
+                | u32::from(_mm512_cmpneq_epi32_mask(r1.1, full) & VALID_HIGH) << 16;
+            if short != 0 {
+                return Err(Contradiction);
+            }
+            // Each band's unfixed cells in its nine lanes.
+            let open = Boards(
+                _mm512_mask_set1_epi32(splat(unsolved[0]), 0xFE00, unsolved[1] as i32),
+                _mm512_mask_set1_epi32(splat(unsolved[2]), 0x0003, unsolved[1] as i32),
+            );
+            let hit = |x: __m512i, r2: __m512i, open: __m512i| {
+                _mm512_and_si512(_mm512_andnot_si512(r2, x), open)
+            };
+            let hits = Boards(hit(cand.0, r2.0, open.0), hit(cand.1, r2.1, open.1));
+            let placed = _mm512_test_epi32_mask(hits.0, hits.0) != 0
+                || _mm512_test_epi32_mask(hits.1, hits.1) != 0;
+            if placed {
+                cand = singles::place(cand, hits)?;
+                continue;
+            }
+            if stacks {
+                let after = stack::stack_filter(cand);
+                // After settling, `prev` equals `cand`: any difference is new.
+                if after.differ(cand) != 0 {
+                    cand = after;
+                    continue;
                 }
             }
-            if !placed {
-                if stacks {
-                    let after = stack::stack_filter(cand);
-                    // After settling, `prev` equals `cand`: any difference is new.
-                    if after.differ(cand) != 0 {
-                        cand = after;
-                        continue;
-                    }
-                }
-                cand.store(&mut self.cand);
-                prev.store(&mut self.prev);
-                self.unsolved = [unsolved[0], unsolved[1], unsolved[2]];
-                return Ok(Some(self.branch_cell::<true>(pairs, max_pairs)));
-            }
+            cand.store(&mut self.cand);
+            prev.store(&mut self.prev);
+            self.unsolved = [unsolved[0], unsolved[1], unsolved[2]];
+            // Each band's two-candidate cells, from its first lane.
+            let two = Boards(
+                _mm512_andnot_si512(r3.0, r2.0),
+                _mm512_andnot_si512(r3.1, r2.1),
+            )
+            .lanes();
+            let pairs = [two[0], two[9], two[18]];
+            let cell = self.branch_cell::<true>(pairs, max_pairs);
+            // The cell's candidates: its bit in each of its band's nine lanes.
+            let bit = splat(1 << cell.bit);
+            let lanes = u32::from(_mm512_test_epi32_mask(cand.0, bit))
+                | u32::from(_mm512_test_epi32_mask(cand.1, bit)) << 16;
+            let digits = lanes >> (9 * cell.band) & 0x1FF;
+            return Ok(Some(Branch { cell, digits }));
         }
     }
 }
@@ -337,8 +372,11 @@ mod tests {
         assert_eq!(vector.cand, portable.cand);
         assert_eq!(vector.prev, portable.prev);
         assert_eq!(vector.unsolved, portable.unsolved);
-        let Some(cell) = found else { return 0 };
-        let mut digits = portable.digits(cell);
+        let Some(Branch { cell, digits }) = found else {
+            return 0;
+        };
+        assert_eq!(digits, portable.digits(cell));
+        let mut digits = digits;
         let mut dead = 0;
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;

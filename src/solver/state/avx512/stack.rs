@@ -8,17 +8,12 @@
 //! two-register permutes.
 
 use std::arch::x86_64::{
-    __m512i, _mm512_and_si512, _mm512_loadu_si512, _mm512_permutex2var_epi32, _mm512_set1_epi32,
-    _mm512_slli_epi32, _mm512_srli_epi32, _mm512_ternarylogic_epi32,
+    __m512i, _mm512_and_si512, _mm512_slli_epi32, _mm512_srli_epi32, _mm512_ternarylogic_epi32,
 };
 
-use super::Boards;
+use super::{permute, splat, Boards, OR3, SELECT};
 
-/// `vpternlogd` truth tables over the operands `(a, b, c)`: `a | b | c`.
-const OR3: i32 = 0xFE;
-/// `a` where `c` is set, else `b`.
-const SELECT: i32 = 0xE4;
-/// `a & (b | c)`.
+/// `vpternlogd` truth table over the operands `(a, b, c)`: `a & (b | c)`.
 const A_AND_B_OR_C: i32 = 0xE0;
 
 /// The permute indices (low register's 16 lanes, high register's) that bring to lane `i`
@@ -40,31 +35,6 @@ const fn other_band(shift: usize) -> [[i32; 16]; 2] {
 
 const NEXT_BAND: [[i32; 16]; 2] = other_band(1);
 const NEXT_BAND2: [[i32; 16]; 2] = other_band(2);
-
-/// The register holding `t`.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn vector(t: &[i32; 16]) -> __m512i {
-    // SAFETY: 64 bytes read from a 64-byte array; no alignment needed.
-    unsafe { _mm512_loadu_si512(t.as_ptr().cast()) }
-}
-
-/// `x` in every lane.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn splat(x: u32) -> __m512i {
-    _mm512_set1_epi32(x as i32)
-}
-
-/// Lane `i` of the result is lane `idx[h][i]` of the 32 lanes of `b`, for each half `h`.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn permute(b: Boards, idx: &[[i32; 16]; 2]) -> Boards {
-    Boards(
-        _mm512_permutex2var_epi32(b.0, vector(&idx[0]), b.1),
-        _mm512_permutex2var_epi32(b.0, vector(&idx[1]), b.1),
-    )
-}
 
 /// Per lane: the columns (nine bits) where the board has a candidate.
 #[target_feature(enable = "avx512f")]
