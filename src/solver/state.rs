@@ -131,11 +131,25 @@ impl State {
     /// Each given clears its row, box and column for its digit; a given whose cell an
     /// earlier peer given already cleared is a clash ([`Contradiction`]), so this also finds
     /// every pair of equal givens in one unit. The givens' cells are cleared for the other
-    /// digits once at the end, band by band.
+    /// digits once at the end, band by band. On a CPU with AVX-512F this runs as the copy
+    /// in `avx512/givens.rs` (all boards at once; the same state, tested).
     ///
     /// # Panics
-    /// On a cell above 9 (a [`crate::grid::Grid`] never holds one).
+    /// Without AVX-512F, on a cell above 9 (a [`crate::grid::Grid`] never holds one; the
+    /// AVX-512 copy leaves such a cell without candidates).
     pub(crate) fn from_givens(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if avx512_usable() {
+                // SAFETY: the CPU has the features the copy is compiled for.
+                return unsafe { State::from_givens_avx512(puzzle) };
+            }
+        }
+        State::from_givens_portable(puzzle)
+    }
+
+    /// [`State::from_givens`] without AVX-512: given by given.
+    fn from_givens_portable(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
         let mut s = State {
             cand: INITIAL,
             prev: [0; BOARDS],

@@ -15,6 +15,7 @@
 //! registers for all three bands at once (`avx512/singles.rs`), and the stack logic of a
 //! hard search runs there too (`avx512/stack.rs`).
 
+mod givens;
 mod singles;
 mod stack;
 

@@ -91,7 +91,7 @@ pub(super) fn band_counts(cand: Boards) -> [Boards; 3] {
 /// of one board share a row or a box.
 #[target_feature(enable = "avx512f")]
 #[inline]
-fn place_lanes(x: __m512i, hits: __m512i) -> (__m512i, __m512i) {
+pub(super) fn place_lanes(x: __m512i, hits: __m512i) -> (__m512i, __m512i) {
     // The rows holding a hit, widened to whole rows: bit 8 of a row set when it has any
     // cell (as in `lone_cells`), then `flag - (flag >> 8) | flag` fills the row.
     let low = _mm512_and_si512(hits, splat(ROW_LOW8));

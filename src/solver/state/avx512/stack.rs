@@ -33,8 +33,8 @@ const fn other_band(shift: usize) -> [[i32; 16]; 2] {
     t
 }
 
-const NEXT_BAND: [[i32; 16]; 2] = other_band(1);
-const NEXT_BAND2: [[i32; 16]; 2] = other_band(2);
+pub(super) const NEXT_BAND: [[i32; 16]; 2] = other_band(1);
+pub(super) const NEXT_BAND2: [[i32; 16]; 2] = other_band(2);
 
 /// Per lane: the columns (nine bits) where the board has a candidate.
 #[target_feature(enable = "avx512f")]

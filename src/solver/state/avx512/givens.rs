@@ -1,0 +1,161 @@
+//! [`State::from_givens`] on the AVX-512 registers: each digit's givens of a band as one
+//! byte compare, then every board's row, box and column clearing, and the check for two
+//! equal givens in one unit, lane by lane for all 27 boards at once, where the portable
+//! code walks the givens one by one.
+
+use std::arch::x86_64::{
+    __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_set1_epi8,
+    _mm512_and_si512, _mm512_andnot_si512, _mm512_mask_set1_epi32, _mm512_maskz_mov_epi32,
+    _mm512_or_si512, _mm512_slli_epi32, _mm512_srli_epi32, _mm512_ternarylogic_epi32,
+    _mm512_test_epi32_mask,
+};
+
+use super::super::{given_cells, Contradiction, State, BAND, BOARDS};
+use super::singles::place_lanes;
+use super::stack::{NEXT_BAND, NEXT_BAND2};
+use super::{permute, splat, Boards, OR3, VALID_HIGH};
+
+/// Per lane: the columns (nine bits) where the board has a cell.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn columns(x: Boards) -> Boards {
+    let one = |x| {
+        _mm512_and_si512(
+            _mm512_ternarylogic_epi32::<OR3>(
+                x,
+                _mm512_srli_epi32::<9>(x),
+                _mm512_srli_epi32::<18>(x),
+            ),
+            splat(0x1FF),
+        )
+    };
+    Boards(one(x.0), one(x.1))
+}
+
+impl State {
+    /// [`State::from_givens`], compiled for AVX-512F: the same state, and a
+    /// [`Contradiction`] for the same puzzles (tested).
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F (`is_x86_feature_detected!`).
+    #[target_feature(enable = "avx512f,avx2")]
+    pub(crate) unsafe fn from_givens_avx512(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
+        // `placed[9 * b + d]`: the givens of digit `d + 1` in band `b`, a byte compare
+        // each. Band 2's 32 bytes end at the puzzle's end, five bytes before the band.
+        let mut placed = [0u32; BOARDS];
+        let mut unsolved = [0u32; 3];
+        for b in 0..3 {
+            let (from, skip) = if b < 2 { (27 * b, 0) } else { (81 - 32, 5) };
+            // SAFETY: 32 bytes from `from`, which is at most 81 - 32.
+            let bytes = unsafe { _mm256_loadu_si256(puzzle.as_ptr().add(from).cast::<__m256i>()) };
+            for d in 0..9 {
+                let eq = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(d as i8 + 1));
+                placed[9 * b + d] = (_mm256_movemask_epi8(eq) as u32 >> skip) & BAND;
+            }
+            unsolved[b] = BAND & !given_cells(&puzzle[27 * b..27 * b + 27]);
+        }
+        let g = Boards::load(&placed);
+        // Each given clears its row and box in its band's board (two givens of a digit in
+        // one row or box clash), and its column in the digit's other two bands (two in one
+        // column clash).
+        let (lo, clash_lo) = place_lanes(splat(BAND), g.0);
+        let (hi, clash_hi) = place_lanes(splat(BAND), g.1);
+        let cols = columns(g);
+        let (a, c) = (permute(cols, &NEXT_BAND), permute(cols, &NEXT_BAND2));
+        let open = Boards(
+            _mm512_mask_set1_epi32(splat(unsolved[0]), 0xFE00, unsolved[1] as i32),
+            _mm512_mask_set1_epi32(splat(unsolved[2]), 0x0003, unsolved[1] as i32),
+        );
+        let board = |x, g, a, c, open| {
+            let taken = _mm512_or_si512(a, c);
+            let taken = _mm512_ternarylogic_epi32::<OR3>(
+                taken,
+                _mm512_slli_epi32::<9>(taken),
+                _mm512_slli_epi32::<18>(taken),
+            );
+            _mm512_or_si512(_mm512_and_si512(_mm512_andnot_si512(taken, x), open), g)
+        };
+        let clash = _mm512_ternarylogic_epi32::<OR3>(
+            clash_lo,
+            clash_hi,
+            // Each band against the next covers all three pairs of bands.
+            _mm512_or_si512(_mm512_and_si512(cols.0, a.0), _mm512_and_si512(cols.1, a.1)),
+        );
+        if _mm512_test_epi32_mask(clash, clash) != 0 {
+            return Err(Contradiction);
+        }
+        let cand = Boards(
+            board(lo, g.0, a.0, c.0, open.0),
+            // The padding lanes stay 0.
+            _mm512_maskz_mov_epi32(VALID_HIGH, board(hi, g.1, a.1, c.1, open.1)),
+        );
+        let mut s = State {
+            cand: [0; BOARDS],
+            prev: [0; BOARDS],
+            unsolved,
+        };
+        cand.store(&mut s.cand);
+        Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::avx512_usable;
+    use super::*;
+
+    /// The same state, or a contradiction for the same puzzles, as the portable copy: on
+    /// random puzzles of 0 to 40 givens (the denser the more often two equal givens meet
+    /// in a unit) and on the given-by-given fills of a solution grid.
+    #[test]
+    fn givens_match_the_portable_copy() {
+        if !avx512_usable() {
+            eprintln!("skipped: this CPU lacks AVX-512F, POPCNT, BMI1 or BMI2");
+            return;
+        }
+        let mut x = 0x0123_4567_89AB_CDEFu64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let check = |p: &[u8; 81]| {
+            let want = State::from_givens_portable(p);
+            // SAFETY: the CPU has AVX-512F (checked above).
+            let got = unsafe { State::from_givens_avx512(p) };
+            match (want, got) {
+                (Ok(w), Ok(g)) => {
+                    assert_eq!(g.cand, w.cand, "{p:?}");
+                    assert_eq!(g.prev, w.prev, "{p:?}");
+                    assert_eq!(g.unsolved, w.unsolved, "{p:?}");
+                    true
+                }
+                (Err(_), Err(_)) => false,
+                (w, g) => panic!("{p:?}: portable {:?}, avx512 {:?}", w.is_ok(), g.is_ok()),
+            }
+        };
+        let (mut fine, mut clash) = (0, 0);
+        for round in 0..4000 {
+            let mut p = [0u8; 81];
+            for _ in 0..round % 41 {
+                let r = next();
+                p[(r % 81) as usize] = (r >> 8) as u8 % 9 + 1;
+            }
+            if check(&p) {
+                fine += 1;
+            } else {
+                clash += 1;
+            }
+        }
+        assert!(fine > 500 && clash > 500, "{fine} fine, {clash} clashes");
+        let solution = crate::solver::solve(&crate::grid::Grid::EMPTY, 1)
+            .grid
+            .unwrap();
+        let mut p = [0u8; 81];
+        for q in 0..81 {
+            p[q] = solution.0[q];
+            assert!(check(&p), "{q}");
+        }
+    }
+}
