@@ -483,7 +483,7 @@ impl State {
     /// `k`: the cells whose digit has bit `k` set), then eight cells at a time, each plane's
     /// byte spread to one bit of eight bytes ([`SPREAD8`]). About 150 instructions, where
     /// walking the 81 placed bits one by one took about 1,000 (issue 14, ninth round).
-    pub(crate) fn to_digits(self) -> [u8; 81] {
+    pub(crate) fn solved_digits(&self) -> [u8; 81] {
         let mut g = [0u8; 81];
         for (b, out) in g.chunks_exact_mut(27).enumerate() {
             let mut planes = [0u32; 4];
@@ -939,11 +939,11 @@ mod tests {
         assert_eq!(given_cells(&[0; 27]), 0);
     }
 
-    /// A grid of 81 givens comes back from [`State::to_digits`] as it went in: random
+    /// A grid of 81 givens comes back from [`State::solved_digits`] as it went in: random
     /// solution grids (relabelled digits, shuffled rows and columns inside bands and stacks
     /// of the solver's grid for the empty puzzle).
     #[test]
-    fn to_digits_returns_a_full_grid_unchanged() {
+    fn solved_digits_returns_a_full_grid_unchanged() {
         let base = crate::solver::solve(&crate::grid::Grid::EMPTY, 1)
             .grid
             .unwrap();
@@ -968,7 +968,7 @@ mod tests {
             let grid = crate::grid::Grid(g);
             assert!(grid.is_complete_valid());
             let s = State::from_givens(&g).unwrap();
-            assert_eq!(s.to_digits(), g);
+            assert_eq!(s.solved_digits(), g);
         }
     }
 
@@ -994,7 +994,7 @@ mod tests {
                 s.assign(d, cell).unwrap();
                 steps += 1;
             }
-            assert_eq!(s.to_digits(), solution.0, "{line}");
+            assert_eq!(s.solved_digits(), solution.0, "{line}");
             assert!(steps >= 1, "{line}");
         }
     }
