@@ -8,7 +8,9 @@
 //! Here the boards and their last-seen copies live in registers for the whole call:
 //! board `i` is lane `i % 16` of register `i / 16` (lanes 27..32 are 0 in both), changed
 //! boards are one compare, and an update is a few masked ands. Each round's updates read
-//! the boards as the round found them and their deductions are applied together, where
+//! the boards as the round found them (from one copy stored at the round's start: a
+//! 4-byte load inside a 64-byte store takes its value from the store buffer, and is
+//! ready sooner than a lane brought out by a permute) and their deductions are applied together, where
 //! the portable code applies each before the next: the rules are the portable code's and
 //! monotone, so both reach the same fixpoint and make the same guesses (tested node by
 //! node), though the states between differ. Naked singles are counted and placed on the
@@ -20,11 +22,10 @@ mod singles;
 mod stack;
 
 use std::arch::x86_64::{
-    __m512i, _mm512_and_si512, _mm512_andnot_si512, _mm512_castsi512_si128,
-    _mm512_cmpneq_epi32_mask, _mm512_loadu_si512, _mm512_mask_and_epi32, _mm512_mask_mov_epi32,
-    _mm512_mask_set1_epi32, _mm512_mask_storeu_epi32, _mm512_maskz_loadu_epi32,
-    _mm512_permutex2var_epi32, _mm512_set1_epi32, _mm512_storeu_si512, _mm512_test_epi32_mask,
-    _mm_cvtsi128_si32, _pext_u32,
+    __m512i, _mm512_and_si512, _mm512_andnot_si512, _mm512_cmpneq_epi32_mask, _mm512_loadu_si512,
+    _mm512_mask_and_epi32, _mm512_mask_mov_epi32, _mm512_mask_set1_epi32, _mm512_mask_storeu_epi32,
+    _mm512_maskz_loadu_epi32, _mm512_permutex2var_epi32, _mm512_set1_epi32, _mm512_storeu_si512,
+    _mm512_test_epi32_mask, _pext_u32,
 };
 
 use super::{Branch, Contradiction, State, BAND, BOARDS, COMPLEX, OTHER, POINTING};
@@ -169,16 +170,6 @@ impl Boards {
         all
     }
 
-    /// Board `i`.
-    #[target_feature(enable = "avx512f")]
-    #[inline]
-    fn get(self, i: usize) -> u32 {
-        let at = _mm512_set1_epi32(i as i32);
-        _mm_cvtsi128_si32(_mm512_castsi512_si128(_mm512_permutex2var_epi32(
-            self.0, at, self.1,
-        ))) as u32
-    }
-
     /// The boards with the lanes of `own` (a board's [`Lanes::own`]) replaced by `v`'s.
     #[target_feature(enable = "avx512f")]
     #[inline]
@@ -226,11 +217,13 @@ impl State {
                     break;
                 }
                 let ones = _mm512_set1_epi32(-1);
+                // Each update reads its board from here (see the module doc).
+                let seen = cand.lanes();
                 let (mut acc0, mut acc1) = (ones, ones);
                 while m != 0 {
                     let i = m.trailing_zeros() as usize;
                     m &= m - 1;
-                    let a = cand.get(i);
+                    let a = seen[i & 31];
                     // `SHRINK` of the three rows at once: a minirow's lowest bit says
                     // whether it holds a candidate; gather the nine (BMI2 `pext`).
                     let minirows = a | a >> 1 | a >> 2;
