@@ -318,6 +318,43 @@ impl State {
     }
 }
 
+/// For the tests here and in the submodules: `false`, saying why on standard error, when
+/// this CPU cannot run the AVX-512 copies (there is then nothing to compare).
+#[cfg(test)]
+fn testable() -> bool {
+    let usable = super::avx512_usable();
+    if !usable {
+        eprintln!("skipped: this CPU lacks AVX-512F, POPCNT, BMI1 or BMI2");
+    }
+    usable
+}
+
+/// For the tests: xorshift64 words from `seed`, so that failures reproduce.
+#[cfg(test)]
+fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
+/// For the tests: 27 random boards (lanes from 27 are 0), each anded with `thin` more
+/// random words, so that larger `thin` gives sparser boards.
+#[cfg(test)]
+fn random_boards(next: &mut impl FnMut() -> u64, thin: usize) -> [u32; BOARDS] {
+    let mut cand = [0u32; BOARDS];
+    for board in &mut cand[..27] {
+        let mut b = next() as u32 & BAND;
+        for _ in 0..thin {
+            b &= next() as u32;
+        }
+        *board = b;
+    }
+    cand
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::HARD;
@@ -389,8 +426,7 @@ mod tests {
     /// logic and the pair cap. On a CPU without AVX-512 there is nothing to compare.
     #[test]
     fn avx512_propagation_matches_the_portable_one() {
-        if !super::super::avx512_usable() {
-            eprintln!("skipped: this CPU lacks AVX-512F, POPCNT, BMI1 or BMI2");
+        if !testable() {
             return;
         }
         for (max_pairs, stacks) in [(BUSIEST_MAX_PAIRS, false), (u32::MAX, true)] {

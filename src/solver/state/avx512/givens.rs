@@ -101,7 +101,7 @@ impl State {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::avx512_usable;
+    use super::super::{testable, xorshift};
     use super::*;
 
     /// The same state, or a contradiction for the same puzzles, as the portable copy: on
@@ -109,17 +109,10 @@ mod tests {
     /// in a unit) and on the given-by-given fills of a solution grid.
     #[test]
     fn givens_match_the_portable_copy() {
-        if !avx512_usable() {
-            eprintln!("skipped: this CPU lacks AVX-512F, POPCNT, BMI1 or BMI2");
+        if !testable() {
             return;
         }
-        let mut x = 0x0123_4567_89AB_CDEFu64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x0123_4567_89AB_CDEF);
         let check = |p: &[u8; 81]| {
             let want = State::from_givens_portable(p);
             // SAFETY: the CPU has AVX-512F (checked above).

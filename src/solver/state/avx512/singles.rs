@@ -171,43 +171,20 @@ pub(super) fn place(cand: Boards, hits: Boards) -> Result<Boards, Contradiction>
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::{avx512_usable, candidate_counts, place as place_one, BAND, BOARDS};
+    use super::super::super::{candidate_counts, place as place_one, BAND, BOARDS};
+    use super::super::{random_boards, testable, xorshift};
     use super::*;
-
-    /// xorshift32 words, so that failures reproduce.
-    fn words(mut x: u64) -> impl FnMut() -> u32 {
-        move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u32
-        }
-    }
-
-    /// Random boards, from dense to sparse as `round` goes on (lanes from 27 are 0).
-    fn boards(next: &mut impl FnMut() -> u32, round: usize) -> [u32; BOARDS] {
-        let mut cand = [0u32; BOARDS];
-        for board in &mut cand[..27] {
-            let mut b = next() & BAND;
-            for _ in 0..round % 5 {
-                b &= next();
-            }
-            *board = b;
-        }
-        cand
-    }
 
     /// Every lane of a band holds the band's counts, as the portable accumulators give them.
     #[test]
     fn band_counts_match_the_portable_accumulators() {
-        if !avx512_usable() {
-            eprintln!("skipped: this CPU lacks AVX-512F, POPCNT, BMI1 or BMI2");
+        if !testable() {
             return;
         }
-        let mut next = words(0x9E37_79B9_7F4A_7C15);
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut seen = [0usize; 3];
         for round in 0..3000 {
-            let cand = boards(&mut next, round);
+            let cand = random_boards(&mut next, round % 5);
             // SAFETY: the CPU has AVX-512F (checked above).
             let counts = unsafe { band_counts(Boards::load(&cand)).map(|c| c.lanes()) };
             for b in 0..3 {
@@ -228,14 +205,13 @@ mod tests {
     /// contradiction exactly when one of those placements fails.
     #[test]
     fn placing_all_singles_matches_placing_one_by_one() {
-        if !avx512_usable() {
-            eprintln!("skipped: this CPU lacks AVX-512F, POPCNT, BMI1 or BMI2");
+        if !testable() {
             return;
         }
-        let mut next = words(0x2545_F491_4F6C_DD1D);
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         let (mut placed, mut clashed) = (0, 0);
         for round in 0..3000 {
-            let cand = boards(&mut next, round);
+            let cand = random_boards(&mut next, round % 5);
             // Zero to three hits per board, taken from its cells.
             let mut hits = [0u32; BOARDS];
             for (h, &board) in hits.iter_mut().zip(&cand).take(27) {

@@ -97,34 +97,21 @@ pub(super) fn stack_filter(cand: Boards) -> Boards {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::{avx512_usable, stack_filter_portable, BAND, BOARDS};
+    use super::super::super::stack_filter_portable;
+    use super::super::{random_boards, testable, xorshift};
     use super::*;
 
     /// The register copy removes exactly what the portable loops remove, on random boards
     /// from dense to sparse (about two in three change).
     #[test]
     fn stack_filter_matches_the_portable_loops() {
-        if !avx512_usable() {
-            eprintln!("skipped: this CPU lacks AVX-512F, POPCNT, BMI1 or BMI2");
+        if !testable() {
             return;
         }
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u32
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut changed = 0;
         for round in 0..3000 {
-            let mut cand = [0u32; BOARDS];
-            for board in &mut cand[..27] {
-                let mut b = next() & BAND;
-                for _ in 0..round % 4 {
-                    b &= next();
-                }
-                *board = b;
-            }
+            let cand = random_boards(&mut next, round % 4);
             let mut want = cand;
             stack_filter_portable(&mut want);
             // SAFETY: the CPU has AVX-512F (checked above).
