@@ -10,8 +10,8 @@
 //! boards are one compare, and an update is a few masked ands. Each round's updates read
 //! the boards as the round found them (from one copy stored at the round's start: a
 //! 4-byte load inside a 64-byte store takes its value from the store buffer, and is
-//! ready sooner than a lane brought out by a permute) and their deductions are applied together, where
-//! the portable code applies each before the next: the rules are the portable code's and
+//! ready sooner than a lane brought out by a permute) and their deductions are applied
+//! together, where the portable code applies each before the next: the rules are the portable code's and
 //! monotone, so both reach the same fixpoint and make the same guesses (tested node by
 //! node), though the states between differ. Naked singles are counted and placed on the
 //! registers for all three bands at once (`avx512/singles.rs`), and the stack logic of a
@@ -24,8 +24,9 @@ mod stack;
 use std::arch::x86_64::{
     __m512i, _mm512_and_si512, _mm512_andnot_si512, _mm512_cmpneq_epi32_mask, _mm512_loadu_si512,
     _mm512_mask_and_epi32, _mm512_mask_mov_epi32, _mm512_mask_set1_epi32, _mm512_mask_storeu_epi32,
-    _mm512_maskz_loadu_epi32, _mm512_permutex2var_epi32, _mm512_set1_epi32, _mm512_storeu_si512,
-    _mm512_test_epi32_mask, _pext_u32,
+    _mm512_maskz_loadu_epi32, _mm512_permutex2var_epi32, _mm512_set1_epi32, _mm512_slli_epi32,
+    _mm512_srli_epi32, _mm512_storeu_si512, _mm512_ternarylogic_epi32, _mm512_test_epi32_mask,
+    _pext_u32,
 };
 
 use super::{Branch, Contradiction, State, BAND, BOARDS, COMPLEX, OTHER, POINTING};
@@ -48,6 +49,22 @@ fn vector(t: &[i32; 16]) -> __m512i {
 #[inline]
 fn splat(x: u32) -> __m512i {
     _mm512_set1_epi32(x as i32)
+}
+
+/// Per lane: the columns (nine bits) where the board has a cell.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn columns(x: __m512i) -> __m512i {
+    let o =
+        _mm512_ternarylogic_epi32::<OR3>(x, _mm512_srli_epi32::<9>(x), _mm512_srli_epi32::<18>(x));
+    _mm512_and_si512(o, splat(0x1FF))
+}
+
+/// Per lane: a nine-bit column mask widened to those columns in all three rows of the band.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn in_all_rows(y: __m512i) -> __m512i {
+    _mm512_ternarylogic_epi32::<OR3>(y, _mm512_slli_epi32::<9>(y), _mm512_slli_epi32::<18>(y))
 }
 
 /// Lane `i` of the result is lane `idx[h][i]` of the 32 lanes of `b`, for each half `h`.
@@ -180,6 +197,17 @@ impl Boards {
         )
     }
 
+    /// `words[b]` in each of band `b`'s nine lanes (the lanes from 27 get `words[2]`;
+    /// callers use them with boards that are 0 there).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn per_band(words: [u32; 3]) -> Boards {
+        Boards(
+            _mm512_mask_set1_epi32(splat(words[0]), 0xFE00, words[1] as i32),
+            _mm512_mask_set1_epi32(splat(words[2]), 0x0003, words[1] as i32),
+        )
+    }
+
     /// Bit `j` set when board `j` differs from `other`'s.
     #[target_feature(enable = "avx512f")]
     #[inline]
@@ -275,10 +303,7 @@ impl State {
                 return Err(Contradiction);
             }
             // Each band's unfixed cells in its nine lanes.
-            let open = Boards(
-                _mm512_mask_set1_epi32(splat(unsolved[0]), 0xFE00, unsolved[1] as i32),
-                _mm512_mask_set1_epi32(splat(unsolved[2]), 0x0003, unsolved[1] as i32),
-            );
+            let open = Boards::per_band([unsolved[0], unsolved[1], unsolved[2]]);
             let hit = |x: __m512i, r2: __m512i, open: __m512i| {
                 _mm512_and_si512(_mm512_andnot_si512(r2, x), open)
             };

@@ -5,32 +5,14 @@
 
 use std::arch::x86_64::{
     __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_set1_epi8,
-    _mm512_and_si512, _mm512_andnot_si512, _mm512_mask_set1_epi32, _mm512_maskz_mov_epi32,
-    _mm512_or_si512, _mm512_slli_epi32, _mm512_srli_epi32, _mm512_ternarylogic_epi32,
-    _mm512_test_epi32_mask,
+    _mm512_and_si512, _mm512_andnot_si512, _mm512_maskz_mov_epi32, _mm512_or_si512,
+    _mm512_ternarylogic_epi32, _mm512_test_epi32_mask,
 };
 
 use super::super::{given_cells, Contradiction, State, BAND, BOARDS};
 use super::singles::place_lanes;
 use super::stack::{NEXT_BAND, NEXT_BAND2};
-use super::{permute, splat, Boards, OR3, VALID_HIGH};
-
-/// Per lane: the columns (nine bits) where the board has a cell.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn columns(x: Boards) -> Boards {
-    let one = |x| {
-        _mm512_and_si512(
-            _mm512_ternarylogic_epi32::<OR3>(
-                x,
-                _mm512_srli_epi32::<9>(x),
-                _mm512_srli_epi32::<18>(x),
-            ),
-            splat(0x1FF),
-        )
-    };
-    Boards(one(x.0), one(x.1))
-}
+use super::{columns, in_all_rows, permute, splat, Boards, OR3, VALID_HIGH};
 
 impl State {
     /// [`State::from_givens`], compiled for AVX-512F: the same state, and a
@@ -60,19 +42,11 @@ impl State {
         // column clash).
         let (lo, clash_lo) = place_lanes(splat(BAND), g.0);
         let (hi, clash_hi) = place_lanes(splat(BAND), g.1);
-        let cols = columns(g);
+        let cols = Boards(columns(g.0), columns(g.1));
         let (a, c) = (permute(cols, &NEXT_BAND), permute(cols, &NEXT_BAND2));
-        let open = Boards(
-            _mm512_mask_set1_epi32(splat(unsolved[0]), 0xFE00, unsolved[1] as i32),
-            _mm512_mask_set1_epi32(splat(unsolved[2]), 0x0003, unsolved[1] as i32),
-        );
+        let open = Boards::per_band(unsolved);
         let board = |x, g, a, c, open| {
-            let taken = _mm512_or_si512(a, c);
-            let taken = _mm512_ternarylogic_epi32::<OR3>(
-                taken,
-                _mm512_slli_epi32::<9>(taken),
-                _mm512_slli_epi32::<18>(taken),
-            );
+            let taken = in_all_rows(_mm512_or_si512(a, c));
             _mm512_or_si512(_mm512_and_si512(_mm512_andnot_si512(taken, x), open), g)
         };
         let clash = _mm512_ternarylogic_epi32::<OR3>(

@@ -10,12 +10,11 @@
 
 use std::arch::x86_64::{
     __m512i, _mm512_add_epi32, _mm512_and_si512, _mm512_andnot_si512, _mm512_or_si512,
-    _mm512_slli_epi32, _mm512_srli_epi32, _mm512_sub_epi32, _mm512_ternarylogic_epi32,
-    _mm512_test_epi32_mask,
+    _mm512_srli_epi32, _mm512_sub_epi32, _mm512_ternarylogic_epi32, _mm512_test_epi32_mask,
 };
 
 use super::super::Contradiction;
-use super::{permute, splat, Boards, MINIROW_LOW, OR3, ROW_LOW8, ROW_TOP};
+use super::{columns, in_all_rows, permute, splat, Boards, MINIROW_LOW, OR3, ROW_LOW8, ROW_TOP};
 
 /// The permute indices (low register's 16 lanes, high register's) that bring to lane `i`
 /// (< 27) the board of the same band `k` digits further (mod 9); lanes from 27 read
@@ -102,14 +101,7 @@ pub(super) fn place_lanes(x: __m512i, hits: __m512i) -> (__m512i, __m512i) {
     let rows = _mm512_or_si512(_mm512_sub_epi32(any, _mm512_srli_epi32::<8>(any)), any);
     // The boxes holding a hit: its columns, a flag per box, widened to the box's three
     // columns and then to its three rows.
-    let cols = _mm512_and_si512(
-        _mm512_ternarylogic_epi32::<OR3>(
-            hits,
-            _mm512_srli_epi32::<9>(hits),
-            _mm512_srli_epi32::<18>(hits),
-        ),
-        splat(0x1FF),
-    );
+    let cols = columns(hits);
     let flag = _mm512_and_si512(
         _mm512_or_si512(
             _mm512_add_epi32(_mm512_and_si512(cols, splat(0o333)), splat(0o333)),
@@ -118,11 +110,7 @@ pub(super) fn place_lanes(x: __m512i, hits: __m512i) -> (__m512i, __m512i) {
         splat(0o444),
     );
     let boxes = _mm512_or_si512(_mm512_sub_epi32(flag, _mm512_srli_epi32::<2>(flag)), flag);
-    let boxes = _mm512_ternarylogic_epi32::<OR3>(
-        boxes,
-        _mm512_slli_epi32::<9>(boxes),
-        _mm512_slli_epi32::<18>(boxes),
-    );
+    let boxes = in_all_rows(boxes);
     let peers = _mm512_or_si512(rows, boxes);
     let placed = _mm512_or_si512(_mm512_andnot_si512(peers, x), hits);
     // Two hits in one row: a row's bits minus its lowest cell still meet the row.

@@ -11,7 +11,7 @@ use std::arch::x86_64::{
     __m512i, _mm512_and_si512, _mm512_slli_epi32, _mm512_srli_epi32, _mm512_ternarylogic_epi32,
 };
 
-use super::{permute, splat, Boards, OR3, SELECT};
+use super::{columns, in_all_rows, permute, splat, Boards, SELECT};
 
 /// `vpternlogd` truth table over the operands `(a, b, c)`: `a & (b | c)`.
 const A_AND_B_OR_C: i32 = 0xE0;
@@ -35,15 +35,6 @@ const fn other_band(shift: usize) -> [[i32; 16]; 2] {
 
 pub(super) const NEXT_BAND: [[i32; 16]; 2] = other_band(1);
 pub(super) const NEXT_BAND2: [[i32; 16]; 2] = other_band(2);
-
-/// Per lane: the columns (nine bits) where the board has a candidate.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn columns(x: __m512i) -> __m512i {
-    let o =
-        _mm512_ternarylogic_epi32::<OR3>(x, _mm512_srli_epi32::<9>(x), _mm512_srli_epi32::<18>(x));
-    _mm512_and_si512(o, splat(0x1FF))
-}
 
 /// `super::super::rot1` per lane (bits above 8 are left over; the caller masks them).
 #[target_feature(enable = "avx512f")]
@@ -75,12 +66,7 @@ fn filter(x: __m512i, o: __m512i, a: __m512i, c: __m512i) -> __m512i {
     let one = _mm512_and_si512(rot1(a), rot2(c));
     let other = _mm512_and_si512(rot2(a), rot1(c));
     let keep = _mm512_ternarylogic_epi32::<A_AND_B_OR_C>(o, one, other);
-    let keep = _mm512_ternarylogic_epi32::<OR3>(
-        keep,
-        _mm512_slli_epi32::<9>(keep),
-        _mm512_slli_epi32::<18>(keep),
-    );
-    _mm512_and_si512(x, keep)
+    _mm512_and_si512(x, in_all_rows(keep))
 }
 
 /// The stack logic for all 27 boards at once, as `stack_filter_portable` does it.
