@@ -18,6 +18,15 @@ use sudoku_batch::input::{Dataset, ReadOptions, Shard};
 
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample.txt");
 const SAMPLE_CSV: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/sample_kaggle.csv");
+/// A puzzle (17 givens) for the files these tests write.
+const PUZZLE: &str =
+    "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
+
+/// How many rows of `row` and a one-byte line end fill more than 5 MiB: past the readers'
+/// 4 MiB line cap.
+fn rows_past_the_line_cap(row: &str) -> usize {
+    5 * (1 << 20) / (row.len() + 1) + 1
+}
 
 /// Compresses bytes with one codec.
 type Compress = fn(&[u8]) -> Vec<u8>;
@@ -460,7 +469,7 @@ fn records(path: &Path, opts: &ReadOptions) -> Vec<(u64, u64, String)> {
 
 /// Lines that look like a puzzle file: puzzles, bad lines, comments, blanks, CRLF.
 fn puzzle_file() -> impl Strategy<Value = Vec<u8>> {
-    let p = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
+    let p = PUZZLE;
     let line = prop_oneof![
         4 => Just(p.to_string()),
         1 => Just(p[..80].to_string()),
@@ -514,7 +523,7 @@ proptest! {
 /// A CSV with a header ended by LF and rows ended by LF, CRLF or a lone CR (classic Mac
 /// OS), with blank lines, comments and bad rows among them.
 fn csv_file() -> impl Strategy<Value = Vec<u8>> {
-    let p = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
+    let p = PUZZLE;
     let row = prop_oneof![
         4 => Just(format!("{p},x")),
         1 => Just(format!("{},x", &p[..80])),
@@ -576,7 +585,7 @@ proptest! {
 fn crs_doubled_before_a_newline_end_one_csv_line() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("crcrlf.csv");
-    let p = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
+    let p = PUZZLE;
     let text = format!("puzzle,note\r\n{p},a\r\r\n{p},b\r\r\r\nbad,c\r\n{p},d\r{p},e\r\r\nbad,f\n");
     fs::write(&path, text).unwrap();
     let lines = |opts: &ReadOptions| -> Vec<u64> {
@@ -620,8 +629,8 @@ fn crs_doubled_before_a_newline_end_one_csv_line() {
 fn a_stream_of_lines_with_lone_crs_past_the_line_cap_keeps_line_numbers() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cr.txt");
-    let p = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
-    let rows = 5 * (1 << 20) / (p.len() + 1) + 1;
+    let p = PUZZLE;
+    let rows = rows_past_the_line_cap(p);
     fs::write(
         &path,
         format!("{}\nbad\n{p}\n", format!("{p}\r").repeat(rows)),
@@ -652,8 +661,8 @@ fn a_stream_of_lines_with_lone_crs_past_the_line_cap_keeps_line_numbers() {
 fn a_stream_of_a_csv_with_only_lone_cr_line_ends_loses_no_row() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cr.csv");
-    let row = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
-    let rows = 5 * (1 << 20) / (row.len() + 1) + 1;
+    let row = PUZZLE;
+    let rows = rows_past_the_line_cap(row);
     fs::write(&path, format!("{row}\r").repeat(rows)).unwrap();
     let layout = sudoku_batch::input::LayoutOptions {
         no_header: true,
