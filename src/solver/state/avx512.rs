@@ -218,6 +218,16 @@ impl Boards {
 }
 
 impl State {
+    /// Writes back what [`State::propagate_avx512`] held in registers and locals: the
+    /// boards, their last-seen copies and the unfixed cells (`unsolved[3]` is padding).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn put(&mut self, cand: Boards, prev: Boards, unsolved: [u32; 4]) {
+        cand.store(&mut self.cand);
+        prev.store(&mut self.prev);
+        self.unsolved = [unsolved[0], unsolved[1], unsolved[2]];
+    }
+
     /// [`State::propagate`], compiled for AVX-512F with the boards in registers (see the
     /// module doc). Same result, same branch cell.
     ///
@@ -287,9 +297,7 @@ impl State {
             }
             // Each word alone (one 8-byte load over two fresh 4-byte stores would wait).
             if unsolved[0] | unsolved[1] | unsolved[2] == 0 {
-                cand.store(&mut self.cand);
-                prev.store(&mut self.prev);
-                self.unsolved = [unsolved[0], unsolved[1], unsolved[2]];
+                self.put(cand, prev, unsolved);
                 return Ok(None);
             }
             // Naked singles, as in `State::propagate`, for all bands at once: each lane
@@ -322,9 +330,7 @@ impl State {
                     continue;
                 }
             }
-            cand.store(&mut self.cand);
-            prev.store(&mut self.prev);
-            self.unsolved = [unsolved[0], unsolved[1], unsolved[2]];
+            self.put(cand, prev, unsolved);
             // Each band's two-candidate cells, from its first lane.
             let two = Boards(
                 _mm512_andnot_si512(r3.0, r2.0),
