@@ -360,31 +360,10 @@ fn testable() -> bool {
     usable
 }
 
-/// For the tests: xorshift64 words from `seed`, so that failures reproduce.
+/// For the tests: xorshift64 words from a seed, so that failures reproduce, and random
+/// boards (`state/tests.rs`).
 #[cfg(test)]
-fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
-    move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    }
-}
-
-/// For the tests: 27 random boards (lanes from 27 are 0), each anded with `thin` more
-/// random words, so that larger `thin` gives sparser boards.
-#[cfg(test)]
-fn random_boards(next: &mut impl FnMut() -> u64, thin: usize) -> [u32; BOARDS] {
-    let mut cand = [0u32; BOARDS];
-    for board in &mut cand[..27] {
-        let mut b = next() as u32 & BAND;
-        for _ in 0..thin {
-            b &= next() as u32;
-        }
-        *board = b;
-    }
-    cand
-}
+use super::tests::{random_boards, xorshift};
 
 #[cfg(test)]
 mod tests {

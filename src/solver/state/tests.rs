@@ -19,15 +19,6 @@ fn peers(p: usize, q: usize) -> bool {
     p != q && (p / 9 == q / 9 || p % 9 == q % 9 || same_box)
 }
 
-/// xorshift64: the next state of `x`, a tiny deterministic generator so that the random
-/// tests below reproduce.
-fn xorshift(x: &mut u64) -> u64 {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    *x
-}
-
 /// The SSE2 mask of changed boards agrees with the plain loop, board by board: each
 /// of the 27 boards changed alone, and random pairs of states.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
@@ -40,11 +31,11 @@ fn changed_boards_sse2_matches_the_loop() {
         assert_eq!(changed_sse2(&cand, &prev), 1 << i, "board {i}");
         assert_eq!(changed_scalar(&cand, &prev), 1 << i, "board {i}");
     }
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
     for _ in 0..1000 {
         let (mut cand, mut prev) = ([0u32; BOARDS], [0u32; BOARDS]);
         for i in 0..27 {
-            let x = xorshift(&mut state);
+            let x = next();
             cand[i] = (x as u32) & BAND;
             // About half the boards unchanged.
             prev[i] = if x >> 40 & 1 == 0 {
@@ -174,8 +165,7 @@ fn stack_filter_by_matchings(cand: &[u32; BOARDS]) -> [u32; BOARDS] {
 /// matchings, on random boards from dense to sparse, and on a hidden single in a column.
 #[test]
 fn stack_logic_keeps_what_some_matching_uses() {
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = || xorshift(&mut x);
+    let mut next = xorshift(0x2545_F491_4F6C_DD1D);
     let mut changed = 0;
     for round in 0..3000 {
         let mut cand = [0u32; BOARDS];
@@ -217,11 +207,11 @@ fn stack_logic_keeps_what_some_matching_uses() {
 /// [`given_cells`] agrees with a test of each byte, on random bands with 0 to 27 givens.
 #[test]
 fn given_cells_marks_the_nonzero_bytes() {
-    let mut x = 0x5DEE_CE66_D1CE_4E5Bu64;
+    let mut next = xorshift(0x5DEE_CE66_D1CE_4E5B);
     for round in 0..2000 {
         let mut cells = [0u8; 27];
         for c in &mut cells {
-            let r = xorshift(&mut x);
+            let r = next();
             *c = if r % 28 < round % 28 {
                 (r >> 8) as u8 % 9 + 1
             } else {
@@ -243,13 +233,13 @@ fn solved_digits_returns_a_full_grid_unchanged() {
     let base = crate::solver::solve(&crate::grid::Grid::EMPTY, 1)
         .grid
         .unwrap();
-    let mut x = 0x0123_4567_89AB_CDEFu64;
+    let mut next = xorshift(0x0123_4567_89AB_CDEF);
     for _ in 0..200 {
         let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
         for i in (1..9).rev() {
-            digits.swap(i, xorshift(&mut x) as usize % (i + 1));
+            digits.swap(i, next() as usize % (i + 1));
         }
-        let (r, c) = (xorshift(&mut x) as usize % 3, xorshift(&mut x) as usize % 3);
+        let (r, c) = (next() as usize % 3, next() as usize % 3);
         let mut g = [0u8; 81];
         for (q, cell) in g.iter_mut().enumerate() {
             // Swap rows 3k + r and 3k + (r + 1) % 3, and the same for columns.
@@ -293,4 +283,30 @@ fn stack_logic_keeps_the_solution() {
         assert_eq!(s.solved_digits(), solution.0, "{line}");
         assert!(steps >= 1, "{line}");
     }
+}
+
+/// xorshift64 words from seed `x` (not 0): a tiny deterministic generator so that the
+/// random tests reproduce.
+pub(super) fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
+/// 27 random boards (board 27, the padding, 0), each anded with `thin` more
+/// random words, so that larger `thin` gives sparser boards (for the AVX-512 tests).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(super) fn random_boards(next: &mut impl FnMut() -> u64, thin: usize) -> [u32; BOARDS] {
+    let mut cand = [0u32; BOARDS];
+    for board in &mut cand[..27] {
+        let mut b = next() as u32 & BAND;
+        for _ in 0..thin {
+            b &= next() as u32;
+        }
+        *board = b;
+    }
+    cand
 }
