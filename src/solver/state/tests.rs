@@ -168,15 +168,8 @@ fn stack_logic_keeps_what_some_matching_uses() {
     let mut next = xorshift(0x2545_F491_4F6C_DD1D);
     let mut changed = 0;
     for round in 0..3000 {
-        let mut cand = [0u32; BOARDS];
-        for board in &mut cand[..27] {
-            // Thin the boards more in later rounds: a few candidates per column.
-            let mut b = next() as u32 & BAND;
-            for _ in 0..round % 4 {
-                b &= next() as u32;
-            }
-            *board = b;
-        }
+        // Thinner boards in later rounds: a few candidates per column.
+        let cand = random_boards(&mut next, round % 4);
         let want = stack_filter_by_matchings(&cand);
         let mut got = cand;
         stack_filter_portable(&mut got);
@@ -297,8 +290,7 @@ pub(super) fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
 }
 
 /// 27 random boards (board 27, the padding, 0), each anded with `thin` more
-/// random words, so that larger `thin` gives sparser boards (for the AVX-512 tests).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+/// random words, so that larger `thin` gives sparser boards.
 pub(super) fn random_boards(next: &mut impl FnMut() -> u64, thin: usize) -> [u32; BOARDS] {
     let mut cand = [0u32; BOARDS];
     for board in &mut cand[..27] {
