@@ -17,7 +17,7 @@ mod state;
 mod tables;
 
 use crate::grid::Grid;
-use state::State;
+use state::{Logic, State};
 
 /// What the solver found for one puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,11 +58,26 @@ pub fn kernel() -> &'static str {
 /// and stay level (BENCHMARKS.md, issue 14, fourth and eighth rounds).
 const HARD_AFTER_GUESSES: u32 = 8;
 
+/// A search for more than one solution (uniqueness mode) whose root stalls with at least
+/// this many open cells runs as tdoku's does: the stack logic and the triad rules at every
+/// stall, and a split on a digit's configurations in a band or stack
+/// ([`State::config_split`]) instead of a guess on a cell. forum_hardest's puzzles stall
+/// with 44-61 open cells (median 57), serg_benchmark's with 31-47 (median 44), whose few
+/// guesses would not pay for the extra logic. On forum_hardest this takes uniqueness mode
+/// from 86.3 to 64.8 guesses per puzzle (tdoku: 64.83) at the same speed; a first-solution
+/// search makes 35.7 instead of 47.3 but runs 10-16% slower (the split's choice costs about
+/// 15% of the time), so it keeps the cell branch (issue 14, thirteenth round,
+/// BENCHMARKS.md).
+const CONFIG_SEARCH_OPEN: u32 = 50;
+
 struct Search {
     limit: u32,
     count: u32,
     first: Option<Grid>,
     guesses: u32,
+    /// Set at the root's stall of a uniqueness search that leaves at least
+    /// [`CONFIG_SEARCH_OPEN`] open cells.
+    configs: bool,
 }
 
 /// Solves `puzzle`, counting solutions up to `limit` (at least 1).
@@ -77,6 +92,7 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
         count: 0,
         first: None,
         guesses: 0,
+        configs: false,
     };
     // Searched in place: moving the state (236 bytes) out of the `Result` cost a
     // `memcpy` call per puzzle.
@@ -101,13 +117,15 @@ impl Search {
     /// a copy it no longer needs). Returns `true` once the limit is reached.
     fn explore(&mut self, state: &mut State) -> bool {
         loop {
-            let hard = self.guesses >= HARD_AFTER_GUESSES;
-            let max_pairs = if hard {
-                u32::MAX
+            let (max_pairs, logic) = if self.configs {
+                // The cell is only a fallback here: take the first pair, unscored.
+                (0, Logic::Triads)
+            } else if self.guesses >= HARD_AFTER_GUESSES {
+                (u32::MAX, Logic::Stacks)
             } else {
-                state::BUSIEST_MAX_PAIRS
+                (state::BUSIEST_MAX_PAIRS, Logic::Band)
             };
-            let settled = state.propagate_fast(max_pairs, hard);
+            let settled = state.propagate_fast(max_pairs, logic);
             let branch = match settled {
                 Err(_) => return false,
                 Ok(Some(branch)) => branch,
@@ -119,6 +137,27 @@ impl Search {
                     return self.count >= self.limit;
                 }
             };
+            if !self.configs
+                && self.limit >= 2
+                && self.guesses == 0
+                && state.open_cells() >= CONFIG_SEARCH_OPEN
+            {
+                // Propagate again with the triad rules before the first split.
+                self.configs = true;
+                continue;
+            }
+            if self.configs {
+                if let Some(split) = state.config_split() {
+                    self.guesses += 1;
+                    let mut child = *state;
+                    child.take(&split, 0);
+                    if self.explore(&mut child) {
+                        return true;
+                    }
+                    state.take(&split, 1);
+                    continue;
+                }
+            }
             let (cell, mut digits) = (branch.cell, branch.digits);
             loop {
                 let d = digits.trailing_zeros() as usize;
@@ -298,8 +337,11 @@ mod tests {
                 }
                 None => assert_eq!(count, 0, "{p}"),
             }
-            // A higher limit continues the same search, so it never guesses less.
-            assert!(fast.guesses >= guesses, "{p}");
+            // A higher limit continues the same search, so it never guesses less (limit 1
+            // searches as the first-solution mode does, 2 and 3 as the uniqueness mode).
+            if limit >= 3 {
+                assert!(fast.guesses >= guesses, "{p}");
+            }
             guesses = fast.guesses;
         }
         solve(p, 3).count
@@ -325,6 +367,42 @@ mod tests {
         // The generator must exercise every outcome: none, unique, several.
         eprintln!("solution counts 0, 1, 2, 3+: {seen:?}");
         assert!(seen.iter().all(|&n| n >= 10), "{seen:?}");
+    }
+
+    /// Uniqueness mode on sparse puzzles (20-27 givens, most with many solutions) splits on
+    /// configurations, their roots stalling with many open cells: the counts up to 2..=5
+    /// agree with the reference, so no split loses or repeats a solution.
+    #[test]
+    fn configuration_splits_keep_every_solution_once() {
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let (mut split, mut several) = (0, 0);
+        for _ in 0..60 {
+            let solution = random_solution(&mut rng);
+            let keep = 20 + rng.below(8);
+            let puzzle = dig(&mut rng, &solution, keep);
+            let mut root = State::from_givens(&puzzle.0).unwrap();
+            let stalls = matches!(
+                root.propagate(state::BUSIEST_MAX_PAIRS, Logic::Band),
+                Ok(Some(_))
+            );
+            split += usize::from(stalls && root.open_cells() >= CONFIG_SEARCH_OPEN);
+            let (want, _) = reference::count_solutions(&puzzle, 5);
+            several += usize::from(want >= 5);
+            for limit in 2..=5 {
+                let got = solve(&puzzle, limit);
+                assert_eq!(got.count, want.min(limit), "limit {limit}: {puzzle}");
+                let grid = got.grid.unwrap();
+                assert!(grid.is_complete_valid() && grid.keeps_givens(&puzzle));
+            }
+        }
+        assert!(
+            split >= 30,
+            "only {split} of 60 searches split on configurations"
+        );
+        assert!(
+            several >= 20,
+            "only {several} of 60 puzzles with 5+ solutions"
+        );
     }
 
     /// Runs over the real data sets when `../shared/data` is present:

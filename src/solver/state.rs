@@ -59,6 +59,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+mod split;
+mod triads;
 
 use super::tables::{
     BAND, BAND_PEERS, CELL_FIELD, COLUMN_OF, COMPLEX, FIELDS5, MINI5, POINTING, SHRINK, SOLO,
@@ -69,6 +71,18 @@ use super::tables::{
 /// left in a row or box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Contradiction;
+
+/// How much logic propagation runs at a stall (no board changed, no naked single), beyond
+/// the band logic and naked singles that always run. Each level adds to the one before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Logic {
+    /// Band logic and naked singles only.
+    Band,
+    /// And the stack logic ([`stack_filter`]).
+    Stacks,
+    /// And the triad rules (`triads.rs`): what the configuration branch needs.
+    Triads,
+}
 
 /// A cell to branch on: band and bit inside the band.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -277,7 +291,7 @@ impl State {
     pub(crate) fn propagate(
         &mut self,
         max_pairs: u32,
-        stacks: bool,
+        logic: Logic,
     ) -> Result<Option<Branch>, Contradiction> {
         loop {
             self.settle()?;
@@ -307,8 +321,14 @@ impl State {
                 }
             }
             if !placed {
-                if stacks {
+                if logic >= Logic::Stacks {
                     stack_filter(&mut self.cand);
+                    if self.changed() != 0 {
+                        continue;
+                    }
+                }
+                if logic == Logic::Triads {
+                    triads::triads(&mut self.cand);
                     if self.changed() != 0 {
                         continue;
                     }
@@ -326,16 +346,16 @@ impl State {
     pub(crate) fn propagate_fast(
         &mut self,
         max_pairs: u32,
-        stacks: bool,
+        logic: Logic,
     ) -> Result<Option<Branch>, Contradiction> {
         #[cfg(target_arch = "x86_64")]
         {
             if avx512_usable() {
                 // SAFETY: the CPU has the features the copy is compiled for.
-                return unsafe { self.propagate_avx512(max_pairs, stacks) };
+                return unsafe { self.propagate_avx512(max_pairs, logic) };
             }
         }
-        self.propagate(max_pairs, stacks)
+        self.propagate(max_pairs, logic)
     }
 
     /// The cell to branch on once propagation stalls, `pairs[b]` being band `b`'s
@@ -464,6 +484,11 @@ impl State {
             }
         }
         best
+    }
+
+    /// The cells not yet fixed to a digit (0..=81).
+    pub(crate) fn open_cells(&self) -> u32 {
+        self.unsolved.iter().map(|u| u.count_ones()).sum()
     }
 
     /// The candidates of `cell`: bit `d` set when digit `d + 1` may stand there.

@@ -60,6 +60,42 @@ const fn perm_fits(pattern: usize, perm: [usize; 3]) -> bool {
 /// `PERMS[k][r]`): the grid's orders of three.
 const PERMS: [[usize; 3]; 6] = ORDERS_OF_THREE;
 
+/// For a 3x3 pattern (bit `3r + x`, as [`perm_fits`] reads it), which of the six
+/// [`PERMS`] fit it: bit `k` for `PERMS[k]`. Its popcount is the number of a digit's
+/// *configurations* left in a band (which box each row uses) or a stack (which column
+/// each band uses).
+pub(crate) const FITS: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut pattern = 0;
+    while pattern < 512 {
+        let mut k = 0;
+        while k < 6 {
+            if perm_fits(pattern, PERMS[k]) {
+                t[pattern] |= 1 << k;
+            }
+            k += 1;
+        }
+        pattern += 1;
+    }
+    t
+};
+
+/// For each of the six [`PERMS`], the band cells of the minirows it uses (row `r`, box
+/// `PERMS[k][r]`), as a 27-bit mask.
+pub(crate) const PERM_MINIROWS: [u32; 6] = {
+    let mut t = [0u32; 6];
+    let mut k = 0;
+    while k < 6 {
+        let mut r = 0;
+        while r < 3 {
+            t[k] |= 0b111 << (9 * r + 3 * PERMS[k][r]);
+            r += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
 /// For a minirow pattern (as [`PERMS`] uses it), the band cells that survive the rule "one
 /// digit stands once in each row and once in each box of the band": the union of every
 /// minirow used by some row-to-box permutation that fits the pattern, as a 27-bit cell mask.

@@ -20,6 +20,7 @@
 mod givens;
 mod singles;
 mod stack;
+mod triads;
 
 use std::arch::x86_64::{
     __m512i, _mm512_and_si512, _mm512_andnot_si512, _mm512_cmpneq_epi32_mask, _mm512_loadu_si512,
@@ -29,7 +30,8 @@ use std::arch::x86_64::{
     _pext_u32,
 };
 
-use super::{Branch, Contradiction, State, BAND, BOARDS, COMPLEX, OTHER, POINTING};
+use super::triads::MINIROW_LOW;
+use super::{Branch, Contradiction, Logic, State, BAND, BOARDS, COMPLEX, OTHER, POINTING};
 
 /// `vpternlogd` truth tables over the operands `(a, b, c)`: `a | b | c`.
 const OR3: i32 = 0xFE;
@@ -136,9 +138,6 @@ fn lone_cells(a: u32) -> u32 {
     a & !((nonzero >> 8) * 0x1FF)
 }
 
-/// The lowest bit of each of a band's nine minirows.
-const MINIROW_LOW: u32 = 0o111_111_111;
-
 /// Lanes of the high register that hold boards (16..27 and the zero padding board 27).
 const HIGH: u16 = (1 << (BOARDS - 16)) - 1;
 /// Lanes of the high register that hold real boards (16..27).
@@ -237,7 +236,7 @@ impl State {
     pub(crate) unsafe fn propagate_avx512(
         &mut self,
         max_pairs: u32,
-        stacks: bool,
+        logic: Logic,
     ) -> Result<Option<Branch>, Contradiction> {
         let mut cand = Boards::load(&self.cand);
         let mut prev = Boards::load(&self.prev);
@@ -322,9 +321,16 @@ impl State {
                 cand = singles::place(cand, hits)?;
                 continue;
             }
-            if stacks {
+            if logic >= Logic::Stacks {
                 let after = stack::stack_filter(cand);
                 // After settling, `prev` equals `cand`: any difference is new.
+                if after.differ(cand) != 0 {
+                    cand = after;
+                    continue;
+                }
+            }
+            if logic == Logic::Triads {
+                let after = triads::triads(cand);
                 if after.differ(cand) != 0 {
                     cand = after;
                     continue;
@@ -399,15 +405,15 @@ mod tests {
     /// Propagates `s` both ways and compares the result and the whole state; then does
     /// the same below every candidate of the branch cell, depth first, until `budget`
     /// nodes have been compared. Returns how many ended in a contradiction.
-    fn walk(s: State, max_pairs: u32, stacks: bool, budget: &mut usize) -> usize {
+    fn walk(s: State, max_pairs: u32, logic: Logic, budget: &mut usize) -> usize {
         if *budget == 0 {
             return 0;
         }
         *budget -= 1;
         let (mut portable, mut vector) = (s, s);
-        let want = portable.propagate(max_pairs, stacks);
+        let want = portable.propagate(max_pairs, logic);
         // SAFETY: the caller checked the features.
-        let got = unsafe { vector.propagate_avx512(max_pairs, stacks) };
+        let got = unsafe { vector.propagate_avx512(max_pairs, logic) };
         assert_eq!(got, want);
         let Ok(found) = want else { return 1 };
         assert_eq!(vector.cand, portable.cand);
@@ -424,7 +430,7 @@ mod tests {
             digits &= digits - 1;
             let mut child = portable;
             if child.assign(d, cell).is_ok() {
-                dead += walk(child, max_pairs, stacks, budget);
+                dead += walk(child, max_pairs, logic, budget);
             }
         }
         dead
@@ -439,12 +445,16 @@ mod tests {
         if !testable() {
             return;
         }
-        for (max_pairs, stacks) in [(BUSIEST_MAX_PAIRS, false), (u32::MAX, true)] {
+        for (max_pairs, logic) in [
+            (BUSIEST_MAX_PAIRS, Logic::Band),
+            (u32::MAX, Logic::Stacks),
+            (0, Logic::Triads),
+        ] {
             let (mut nodes, mut dead) = (0, 0);
             for line in HARD {
                 let s = State::from_givens(&parse_cells(line.as_bytes()).unwrap().0).unwrap();
                 let mut budget = 2_000;
-                dead += walk(s, max_pairs, stacks, &mut budget);
+                dead += walk(s, max_pairs, logic, &mut budget);
                 nodes += 2_000 - budget;
             }
             // The trees are big enough to reach contradictions and solutions alike.

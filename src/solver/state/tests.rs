@@ -56,8 +56,8 @@ fn changed_boards_sse2_matches_the_loop() {
 /// search's two limits: [`BUSIEST_MAX_PAIRS`] and every pair (`u32::MAX`).
 #[test]
 fn branches_on_the_pair_cell_with_most_unfixed_peers() {
-    for (max_pairs, stacks) in [(BUSIEST_MAX_PAIRS, false), (u32::MAX, true)] {
-        let (scored, many, hw_checked) = walk_first_candidates(max_pairs, stacks);
+    for (max_pairs, logic) in [(BUSIEST_MAX_PAIRS, Logic::Band), (u32::MAX, Logic::Stacks)] {
+        let (scored, many, hw_checked) = walk_first_candidates(max_pairs, logic);
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt")
             && std::arch::is_x86_feature_detected!("bmi1")
@@ -82,13 +82,13 @@ fn branches_on_the_pair_cell_with_most_unfixed_peers() {
 /// The walk of the test above; returns the branch points checked against the score,
 /// how many of them had more than [`BUSIEST_MAX_PAIRS`] pairs, and at how many the
 /// copy for hardware popcount was compared with the portable one (0 on CPUs without).
-fn walk_first_candidates(max_pairs: u32, stacks: bool) -> (usize, usize, usize) {
+fn walk_first_candidates(max_pairs: u32, logic: Logic) -> (usize, usize, usize) {
     let (mut scored, mut many) = (0, 0);
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let mut hw_checked = 0;
     for line in HARD {
         let mut s = State::from_givens(&parse_cells(line.as_bytes()).unwrap().0).unwrap();
-        let mut next = s.propagate(max_pairs, stacks);
+        let mut next = s.propagate(max_pairs, logic);
         while let Ok(Some(Branch { cell, digits })) = next {
             assert_eq!(digits, s.digits(cell));
             let at = |q: usize| Cell {
@@ -126,7 +126,7 @@ fn walk_first_candidates(max_pairs: u32, stacks: bool) -> (usize, usize, usize) 
             let d = s.digits(cell).trailing_zeros() as usize;
             next = s
                 .assign(d, cell)
-                .and_then(|()| s.propagate(max_pairs, stacks));
+                .and_then(|()| s.propagate(max_pairs, logic));
         }
     }
     (scored, many, hw_checked)
@@ -251,17 +251,21 @@ fn solved_digits_returns_a_full_grid_unchanged() {
     }
 }
 
-/// The stack logic never removes a digit of the solution: propagating with it along
-/// the solution of the hard puzzles, each branch cell given its solution digit.
+/// The stack logic and the triad rules never remove a digit of the solution:
+/// propagating with them along the solution of the hard puzzles, each branch cell given
+/// its solution digit.
 #[test]
-fn stack_logic_keeps_the_solution() {
-    for line in HARD {
+fn stack_logic_and_triads_keep_the_solution() {
+    for (logic, line) in [Logic::Stacks, Logic::Triads]
+        .into_iter()
+        .flat_map(|logic| HARD.iter().map(move |line| (logic, line)))
+    {
         let puzzle = parse_cells(line.as_bytes()).unwrap();
         let solution = crate::solver::solve(&puzzle, 1).grid.unwrap();
         let mut s = State::from_givens(&puzzle.0).unwrap();
         let mut steps = 0;
         loop {
-            let next = s.propagate(u32::MAX, true).expect("no contradiction");
+            let next = s.propagate(u32::MAX, logic).expect("no contradiction");
             for q in 0..81 {
                 let d = usize::from(solution.0[q] - 1);
                 assert!(s.cand[9 * (q / 27) + d] >> (q % 27) & 1 == 1, "{line}: {q}");

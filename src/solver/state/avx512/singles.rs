@@ -33,10 +33,10 @@ const fn band_rotation(k: usize) -> [[i32; 16]; 2] {
     t
 }
 
-const ROTATE1: [[i32; 16]; 2] = band_rotation(1);
-const ROTATE2: [[i32; 16]; 2] = band_rotation(2);
-const ROTATE4: [[i32; 16]; 2] = band_rotation(4);
-const ROTATE8: [[i32; 16]; 2] = band_rotation(8);
+pub(super) const ROTATE1: [[i32; 16]; 2] = band_rotation(1);
+pub(super) const ROTATE2: [[i32; 16]; 2] = band_rotation(2);
+pub(super) const ROTATE4: [[i32; 16]; 2] = band_rotation(4);
+pub(super) const ROTATE8: [[i32; 16]; 2] = band_rotation(8);
 
 /// `vpternlogd` truth table over `(a, b, c)`: at least two of the three.
 const MAJORITY: i32 = 0xE8;
