@@ -61,13 +61,14 @@ const HARD_AFTER_GUESSES: u32 = 8;
 /// A search for more than one solution (uniqueness mode) whose root stalls with at least
 /// this many open cells runs as tdoku's does: the stack logic and the triad rules at every
 /// stall, and a split on a digit's configurations in a band or stack
-/// ([`State::config_split`]) instead of a guess on a cell. forum_hardest's puzzles stall
+/// ([`State::split_at`]) instead of a guess on a cell. forum_hardest's puzzles stall
 /// with 44-61 open cells (median 57), serg_benchmark's with 31-47 (median 44), whose few
-/// guesses would not pay for the extra logic. On forum_hardest this takes uniqueness mode
-/// from 86.3 to 64.8 guesses per puzzle (tdoku: 64.83) at the same speed; a first-solution
-/// search makes 35.7 instead of 47.3 but runs 10-16% slower (the split's choice costs about
-/// 15% of the time), so it keeps the cell branch (issue 14, thirteenth round,
-/// BENCHMARKS.md).
+/// guesses would not pay for the extra logic. On the peer table's forum_hardest isomorphs
+/// this takes uniqueness mode from 86.30 to 64.82 guesses per puzzle (tdoku: 64.83), and
+/// first-solution mode would go from 47.26 to 35.66 (tdoku: 35.73); but neither runs
+/// faster (forum_hardest 0.97-1.04x, top1465 0.94-0.97x), so the first-solution search
+/// keeps the cell branch (issue 14, thirteenth round, BENCHMARKS.md; gate 56 instead of 50:
+/// forum_hardest 66.79 guesses).
 const CONFIG_SEARCH_OPEN: u32 = 50;
 
 struct Search {
@@ -147,7 +148,7 @@ impl Search {
                 continue;
             }
             if self.configs {
-                if let Some(split) = state.config_split() {
+                if let Some(split) = branch.split.map(|at| state.split_at(at)) {
                     self.guesses += 1;
                     let mut child = *state;
                     child.take(&split, 0);

@@ -7,10 +7,10 @@
 //! children that between them keep every solution and share none. This is tdoku's
 //! branching rule (read from its description and source, no code copied): the unit with
 //! the fewest configurations over its nine digits (among those not yet decided), then its
-//! lowest digit with two, else three. With the triad rules it takes forum_hardest's
+//! lowest digit with two, else three, else four or more (then the split is on one
+//! minirow, see [`State::split_at`]). With the triad rules it takes forum_hardest's
 //! guesses to tdoku's (issue 14, BENCHMARKS.md).
 
-use super::triads::MINIROW_LOW;
 use super::{State, BAND};
 use crate::grid::ORDERS_OF_THREE;
 use crate::solver::tables::{COLUMN0, FITS, PERM_MINIROWS, SHRINK};
@@ -49,78 +49,82 @@ fn stack_pattern(x: u32, s: usize) -> usize {
     (y & 7 | (y >> 6) & 0o70 | (y >> 12) & 0o700) as usize
 }
 
+/// Where to split: a unit (bands 0..3, then stacks 3..6) and a digit (0-based) there
+/// with two or more configurations, as [`State::choose_split`] picks them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SplitAt {
+    pub(crate) unit: u8,
+    pub(crate) digit: u8,
+}
+
+/// The unit and digit to split on, from each digit's configuration count per unit
+/// (`counts[d][u]`): the first unit with the fewest configurations over its digits among
+/// those with at least 10 (nine means every digit is decided there), then its lowest
+/// digit with two, else three, else four or more. `None` when every unit is decided.
+#[inline(always)]
+pub(crate) fn pick(counts: &[[u32; 6]; 9]) -> Option<SplitAt> {
+    let mut totals = [0u32; 6];
+    for digit in counts {
+        for (total, n) in totals.iter_mut().zip(digit) {
+            *total += n;
+        }
+    }
+    let mut best: Option<(u32, usize)> = None;
+    for (u, &total) in totals.iter().enumerate() {
+        if total >= 10 && best.is_none_or(|(t, _)| total < t) {
+            best = Some((total, u));
+        }
+    }
+    let (_, unit) = best?;
+    let digit = [2, 3]
+        .iter()
+        .find_map(|&n| (0..9).find(|&d| counts[d][unit] == n))
+        .or_else(|| (0..9).find(|&d| counts[d][unit] >= 4))?;
+    Some(SplitAt {
+        unit: unit as u8,
+        digit: digit as u8,
+    })
+}
+
+/// The configurations digit `d` has left in unit `u` of `cand` (bit `k`:
+/// `ORDERS_OF_THREE[k]`).
+#[inline(always)]
+fn unit_fits(cand: &[u32], u: usize, d: usize) -> u8 {
+    let boards = [cand[d], cand[9 + d], cand[18 + d]];
+    if u < 3 {
+        FITS[band_pattern(boards[u])]
+    } else {
+        let x = columns(boards[0]) | columns(boards[1]) << 9 | columns(boards[2]) << 18;
+        FITS[stack_pattern(x, u - 3)]
+    }
+}
+
 impl State {
-    /// The split the search takes at a stall, if any: `None` when the chosen unit has no
-    /// digit with two or three configurations (the search then branches on a cell).
-    ///
-    /// Units are the three bands, then the three stacks; the first with the fewest
-    /// configurations over its digits wins, among those with at least 10 (nine means
-    /// every digit is decided there).
-    pub(crate) fn config_split(&self) -> Option<Split> {
-        #[cfg(target_arch = "x86_64")]
-        if super::avx512_usable() {
-            // SAFETY: the CPU has BMI2 and POPCNT (`avx512_usable` checks them).
-            return unsafe { self.config_split_bmi2() };
+    /// Where the search splits at a stall ([`pick`] over the boards), counted one digit and
+    /// unit at a time; the AVX-512 propagation counts all at once (`avx512/split.rs`).
+    pub(super) fn choose_split(&self) -> Option<SplitAt> {
+        let mut counts = [[0u32; 6]; 9];
+        for (d, units) in counts.iter_mut().enumerate() {
+            for (u, n) in units.iter_mut().enumerate() {
+                *n = unit_fits(&self.cand, u, d).count_ones();
+            }
         }
-        self.config_split_with(band_pattern, stack_pattern)
+        pick(&counts)
     }
 
-    /// [`State::config_split`] with the patterns gathered by `pext`.
-    ///
-    /// # Safety
-    /// The CPU must have BMI2 and POPCNT.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "bmi2,popcnt")]
-    unsafe fn config_split_bmi2(&self) -> Option<Split> {
-        use std::arch::x86_64::_pext_u32;
-        self.config_split_with(
-            |a| _pext_u32(a | a >> 1 | a >> 2, MINIROW_LOW) as usize,
-            |x, s| _pext_u32(x, (7 << (3 * s)) * COLUMN0) as usize,
-        )
-    }
-
-    /// [`State::config_split`], the patterns read by `band` (from a board) and `stack`
-    /// (from the digit's columns in the three bands at bits 0, 9, 18, and the stack).
-    #[inline(always)]
-    fn config_split_with(
-        &self,
-        band: impl Fn(u32) -> usize,
-        stack: impl Fn(u32, usize) -> usize,
-    ) -> Option<Split> {
-        // fits[d][u]: the configurations digit d has left in unit u (bit k: ORDERS_OF_THREE[k]).
-        let mut fits = [[0u8; 6]; 9];
-        let mut totals = [0u32; 6];
-        for (d, units) in fits.iter_mut().enumerate() {
-            let boards = [self.cand[d], self.cand[9 + d], self.cand[18 + d]];
-            let x = columns(boards[0]) | columns(boards[1]) << 9 | columns(boards[2]) << 18;
-            for (b, &board) in boards.iter().enumerate() {
-                units[b] = FITS[band(board) & 0x1FF];
-                units[3 + b] = FITS[stack(x, b) & 0x1FF];
-            }
-            for (total, f) in totals.iter_mut().zip(units.iter()) {
-                *total += f.count_ones();
-            }
+    /// The split at `at`: child 0 takes the digit's first configuration there (in
+    /// [`ORDERS_OF_THREE`] order), child 1 the others. With four or more configurations the
+    /// others may cover the first one's cells, so the split is on the first one's minirow
+    /// (minicolumn) in row (band) 0 instead: the digit takes it, or it does not. Either
+    /// way the children share no solution and lose none.
+    pub(crate) fn split_at(&self, at: SplitAt) -> Split {
+        let (u, d) = (usize::from(at.unit), usize::from(at.digit));
+        let fits = unit_fits(&self.cand, u, d);
+        let first = fits.trailing_zeros() as usize;
+        if fits.count_ones() >= 4 {
+            return Self::first_place_split(u, d, ORDERS_OF_THREE[first][0]);
         }
-        let mut best: Option<(u32, usize)> = None;
-        for (u, &total) in totals.iter().enumerate() {
-            if total >= 10 && best.is_none_or(|(t, _)| total < t) {
-                best = Some((total, u));
-            }
-        }
-        let (_, u) = best?;
-        let configs = |d: usize| fits[d][u].count_ones();
-        let d = [2, 3]
-            .iter()
-            .find_map(|&n| (0..9).find(|&d| configs(d) == n))
-            .or_else(|| (0..9).find(|&d| configs(d) >= 4))?;
-        let first = fits[d][u].trailing_zeros() as usize;
-        if configs(d) >= 4 {
-            // Four or more: the rest of the configurations may cover the first one's
-            // minirows, so split on the first one's minirow (minicolumn) in band (row) 0
-            // instead: the digit takes it, or it does not.
-            return Some(Self::first_place_split(u, d, ORDERS_OF_THREE[first][0]));
-        }
-        let rest = fits[d][u] & (fits[d][u] - 1);
+        let rest = fits & (fits - 1);
         let mut keep = [[BAND; 3]; 2];
         if u < 3 {
             keep[0][u] = PERM_MINIROWS[first];
@@ -140,7 +144,7 @@ impl State {
                     .fold(!stack & BAND, |m, k| m | column(b, k));
             }
         }
-        Some(Split { d, keep })
+        Split { d, keep }
     }
 
     /// The split "digit `d` takes, in unit `u`, position `k` of its first row (band) or
@@ -172,64 +176,55 @@ impl State {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{random_boards, xorshift};
     use super::*;
-    use crate::solver::state::BOARDS;
-
-    /// The configurations digit `d` has left in unit `u` (bands 0..3, stacks 3..6).
-    fn unit_fits(cand: &[u32; BOARDS], u: usize, d: usize) -> u8 {
-        let boards = [cand[d], cand[9 + d], cand[18 + d]];
-        if u < 3 {
-            FITS[band_pattern(boards[u])]
-        } else {
-            let x = columns(boards[0]) | columns(boards[1]) << 9 | columns(boards[2]) << 18;
-            FITS[stack_pattern(x, u - 3)]
-        }
-    }
 
     /// Random states from dense to sparse: every split found parts one unit's
-    /// configurations of its digit between the two children (none lost, none in both),
-    /// and the `pext` copy chooses the same split as the portable one.
+    /// configurations of its digit between the two children (none lost, none in both).
     #[test]
     fn splits_part_a_units_configurations() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u32
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut found = 0;
         for round in 0..4000 {
-            let mut cand = [0u32; BOARDS];
-            for board in &mut cand[..27] {
-                *board = (0..round % 4).fold(next() & BAND, |b, _| b & next()) | next() & BAND;
-            }
+            let cand = random_boards(&mut next, round % 4);
             let state = State {
                 cand,
                 prev: cand,
                 unsolved: [BAND; 3],
             };
-            let Some(split) = state.config_split_with(band_pattern, stack_pattern) else {
+            let Some(at) = state.choose_split() else {
                 continue;
             };
-            #[cfg(target_arch = "x86_64")]
-            if crate::solver::state::avx512_usable() {
-                // SAFETY: the CPU has BMI2 and POPCNT.
-                assert_eq!(unsafe { state.config_split_bmi2() }, Some(split));
-            }
+            let split = state.split_at(at);
+            let (u, d) = (usize::from(at.unit), usize::from(at.digit));
+            assert_eq!(split.d, d);
             let children = [0, 1].map(|child| {
                 let mut s = state;
                 s.take(&split, child);
                 s.cand
             });
-            let parted = (0..6).any(|u| {
-                let [a, b] = children.map(|c| unit_fits(&c, u, split.d));
-                let all = unit_fits(&cand, u, split.d);
-                a != 0 && b != 0 && a & b == 0 && a | b == all
-            });
-            assert!(parted, "{split:?} of {cand:?}");
+            let [a, b] = children.map(|c| unit_fits(&c, u, d));
+            let all = unit_fits(&cand, u, d);
+            assert!(
+                a != 0 && b != 0 && a & b == 0 && a | b == all,
+                "{at:?}: {all:#b} into {a:#b} and {b:#b}"
+            );
             found += 1;
         }
         assert!(found >= 1000, "only {found} splits");
+    }
+
+    /// The pick: the unit with the fewest configurations (ties: the first), its lowest
+    /// digit with two.
+    #[test]
+    fn picks_the_tightest_unit_and_a_digit_with_two() {
+        let mut counts = [[6u32; 6]; 9];
+        counts[4][4] = 1;
+        counts[5][4] = 2;
+        counts[7][4] = 2;
+        counts[3][1] = 3;
+        assert_eq!(pick(&counts), Some(SplitAt { unit: 4, digit: 5 }));
+        let decided = [[1u32; 6]; 9];
+        assert_eq!(pick(&decided), None);
     }
 }

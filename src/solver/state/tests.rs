@@ -89,7 +89,7 @@ fn walk_first_candidates(max_pairs: u32, logic: Logic) -> (usize, usize, usize) 
     for line in HARD {
         let mut s = State::from_givens(&parse_cells(line.as_bytes()).unwrap().0).unwrap();
         let mut next = s.propagate(max_pairs, logic);
-        while let Ok(Some(Branch { cell, digits })) = next {
+        while let Ok(Some(Branch { cell, digits, .. })) = next {
             assert_eq!(digits, s.digits(cell));
             let at = |q: usize| Cell {
                 band: q / 27,
