@@ -17,7 +17,7 @@ mod state;
 mod tables;
 
 use crate::grid::Grid;
-use state::{Logic, State};
+use state::{Branch, Logic, State};
 
 /// What the solver found for one puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,27 +58,40 @@ pub fn kernel() -> &'static str {
 /// and stay level (BENCHMARKS.md, issue 14, fourth and eighth rounds).
 const HARD_AFTER_GUESSES: u32 = 8;
 
-/// A search for more than one solution (uniqueness mode) whose root stalls with at least
-/// this many open cells runs as tdoku's does: the stack logic and the triad rules at every
-/// stall, and a split on a digit's configurations in a band or stack
-/// ([`State::split_at`]) instead of a guess on a cell. forum_hardest's puzzles stall
+/// A search whose root stalls with at least this many open cells, and at most
+/// [`CONFIG_SEARCH_PAIRS`] bivalue cells, searches as tdoku's does: the stack logic and
+/// the triad rules at every stall, and a split on a digit's configurations in a band or
+/// stack ([`State::split_at`]) instead of a guess on a cell. forum_hardest's puzzles stall
 /// with 44-61 open cells (median 57), serg_benchmark's with 31-47 (median 44), whose few
 /// guesses would not pay for the extra logic. On the peer table's forum_hardest isomorphs
-/// this takes uniqueness mode from 86.30 to 64.82 guesses per puzzle (tdoku: 64.83), and
-/// first-solution mode would go from 47.26 to 35.66 (tdoku: 35.73); but neither runs
-/// faster (forum_hardest 0.97-1.04x, top1465 0.94-0.97x), so the first-solution search
-/// keeps the cell branch (issue 14, thirteenth round, BENCHMARKS.md; gate 56 instead of 50:
-/// forum_hardest 66.79 guesses).
+/// this takes first-solution mode from 47.26 to 35.66 guesses per puzzle (tdoku: 35.73)
+/// and uniqueness mode from 86.30 to 64.82 (tdoku: 64.83) (issue 14, thirteenth and
+/// fourteenth rounds, BENCHMARKS.md; gate 56 instead of 50: 66.79 in uniqueness mode).
 const CONFIG_SEARCH_OPEN: u32 = 50;
+
+/// The most bivalue cells a root's stall may have for the configuration search. The
+/// split's guesses vary less than the cell branch's, so it loses on the puzzles that the
+/// busiest bivalue cell solves in a few guesses, which tend to have many bivalue cells;
+/// forum_hardest's roots have 0.9 on average (issue 14, fourteenth round).
+const CONFIG_SEARCH_PAIRS: u32 = 6;
+
+/// How a search branches.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Branching {
+    /// On cells, until the root stalls.
+    Root,
+    /// On configurations (cells only where no unit is left to split).
+    Configs,
+    /// On cells.
+    Cells,
+}
 
 struct Search {
     limit: u32,
     count: u32,
     first: Option<Grid>,
     guesses: u32,
-    /// Set at the root's stall of a uniqueness search that leaves at least
-    /// [`CONFIG_SEARCH_OPEN`] open cells.
-    configs: bool,
+    branching: Branching,
 }
 
 /// Solves `puzzle`, counting solutions up to `limit` (at least 1).
@@ -93,7 +106,7 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
         count: 0,
         first: None,
         guesses: 0,
-        configs: false,
+        branching: Branching::Root,
     };
     // Searched in place: moving the state (236 bytes) out of the `Result` cost a
     // `memcpy` call per puzzle.
@@ -118,7 +131,8 @@ impl Search {
     /// a copy it no longer needs). Returns `true` once the limit is reached.
     fn explore(&mut self, state: &mut State) -> bool {
         loop {
-            let (max_pairs, logic) = if self.configs {
+            let configs = self.branching == Branching::Configs;
+            let (max_pairs, logic) = if configs {
                 // The cell is only a fallback here: take the first pair, unscored.
                 (0, Logic::Triads)
             } else if self.guesses >= HARD_AFTER_GUESSES {
@@ -138,17 +152,19 @@ impl Search {
                     return self.count >= self.limit;
                 }
             };
-            if !self.configs
-                && self.limit >= 2
-                && self.guesses == 0
-                && state.open_cells() >= CONFIG_SEARCH_OPEN
-            {
-                // Propagate again with the triad rules before the first split.
-                self.configs = true;
-                continue;
+            if self.branching == Branching::Root {
+                self.branching = Branching::Cells;
+                if let Branch::Cell { pairs, .. } = branch {
+                    if pairs <= CONFIG_SEARCH_PAIRS && state.open_cells() >= CONFIG_SEARCH_OPEN {
+                        // Propagate again with the triad rules before the first split.
+                        self.branching = Branching::Configs;
+                        continue;
+                    }
+                }
             }
-            if self.configs {
-                if let Some(split) = branch.split.map(|at| state.split_at(at)) {
+            let (cell, mut digits) = match branch {
+                Branch::Split(at) => {
+                    let split = state.split_at(at);
                     self.guesses += 1;
                     let mut child = *state;
                     child.take(&split, 0);
@@ -158,8 +174,8 @@ impl Search {
                     state.take(&split, 1);
                     continue;
                 }
-            }
-            let (cell, mut digits) = (branch.cell, branch.digits);
+                Branch::Cell { cell, digits, .. } => (cell, digits),
+            };
             loop {
                 let d = digits.trailing_zeros() as usize;
                 digits &= digits - 1;
@@ -338,11 +354,8 @@ mod tests {
                 }
                 None => assert_eq!(count, 0, "{p}"),
             }
-            // A higher limit continues the same search, so it never guesses less (limit 1
-            // searches as the first-solution mode does, 2 and 3 as the uniqueness mode).
-            if limit >= 3 {
-                assert!(fast.guesses >= guesses, "{p}");
-            }
+            // A higher limit continues the same search, so it never guesses less.
+            assert!(fast.guesses >= guesses, "{p}");
             guesses = fast.guesses;
         }
         solve(p, 3).count
@@ -370,9 +383,9 @@ mod tests {
         assert!(seen.iter().all(|&n| n >= 10), "{seen:?}");
     }
 
-    /// Uniqueness mode on sparse puzzles (20-27 givens, most with many solutions) splits on
-    /// configurations, their roots stalling with many open cells: the counts up to 2..=5
-    /// agree with the reference, so no split loses or repeats a solution.
+    /// Sparse puzzles (20-27 givens, most with many solutions) split on configurations,
+    /// their roots stalling with many open cells and few bivalue cells: the counts up to
+    /// 1..=5 agree with the reference, so no split loses or repeats a solution.
     #[test]
     fn configuration_splits_keep_every_solution_once() {
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
@@ -382,14 +395,16 @@ mod tests {
             let keep = 20 + rng.below(8);
             let puzzle = dig(&mut rng, &solution, keep);
             let mut root = State::from_givens(&puzzle.0).unwrap();
-            let stalls = matches!(
-                root.propagate(state::BUSIEST_MAX_PAIRS, Logic::Band),
-                Ok(Some(_))
-            );
-            split += usize::from(stalls && root.open_cells() >= CONFIG_SEARCH_OPEN);
+            let stalls = root
+                .propagate(state::BUSIEST_MAX_PAIRS, Logic::Band)
+                .unwrap();
+            split += usize::from(stalls.is_some_and(|b| {
+                root.open_cells() >= CONFIG_SEARCH_OPEN
+                    && matches!(b, Branch::Cell { pairs, .. } if pairs <= CONFIG_SEARCH_PAIRS)
+            }));
             let (want, _) = reference::count_solutions(&puzzle, 5);
             several += usize::from(want >= 5);
-            for limit in 2..=5 {
+            for limit in 1..=5 {
                 let got = solve(&puzzle, limit);
                 assert_eq!(got.count, want.min(limit), "limit {limit}: {puzzle}");
                 let grid = got.grid.unwrap();

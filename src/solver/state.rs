@@ -52,8 +52,8 @@
 //!   stalls too): naked and hidden triads in minirows and minicolumns (`triads.rs`).
 //!
 //! [`Logic`] says which of the last two run. At the final stall of a search with the
-//! triad rules, the propagation also says where to split on a digit's configurations in
-//! a band or stack (`split.rs`, [`Branch::split`]).
+//! triad rules, the propagation chooses where to split on a digit's configurations in a
+//! band or stack (`split.rs`, [`Branch::Split`]), and a cell only when no unit is left.
 //!
 //! A contradiction is the zero-sized [`Contradiction`], passed up with `?`.
 //!
@@ -101,16 +101,17 @@ pub(crate) struct Cell {
     pub(crate) bit: u32,
 }
 
-/// Where the search branches once propagation stalls: the cell, and its candidates
-/// (bit `d` set when digit `d + 1` may stand there, as [`State::digits`] gives them),
-/// read while the propagation still holds the boards.
+/// Where the search goes on once propagation stalls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Branch {
-    pub(crate) cell: Cell,
-    pub(crate) digits: u32,
-    /// With [`Logic::Triads`]: where to split on a digit's configurations instead
-    /// ([`State::split_at`]); `None` with less logic.
-    pub(crate) split: Option<SplitAt>,
+pub(crate) enum Branch {
+    /// A guess on `cell`, whose candidates are `digits` (bit `d` set when digit `d + 1`
+    /// may stand there, as [`State::digits`] gives them, read while the propagation still
+    /// holds the boards); `pairs`: the open cells with two candidates (bivalue cells) at
+    /// the stall, 0..=81.
+    Cell { cell: Cell, digits: u32, pairs: u32 },
+    /// With [`Logic::Triads`], while a band or stack has a digit left with two or more
+    /// configurations: a split on them ([`State::split_at`]).
+    Split(SplitAt),
 }
 
 /// Candidate bitboards for every digit and band, and the cells not yet fixed.
@@ -346,15 +347,16 @@ impl State {
                         continue;
                     }
                 }
+                if logic == Logic::Triads {
+                    if let Some(at) = self.choose_split() {
+                        return Ok(Some(Branch::Split(at)));
+                    }
+                }
                 let cell = self.branch_cell::<false>(pairs, max_pairs);
-                let digits = self.digits(cell);
-                let split = (logic == Logic::Triads)
-                    .then(|| self.choose_split())
-                    .flatten();
-                return Ok(Some(Branch {
+                return Ok(Some(Branch::Cell {
                     cell,
-                    digits,
-                    split,
+                    digits: self.digits(cell),
+                    pairs: pairs.iter().map(|p| p.count_ones()).sum(),
                 }));
             }
         }

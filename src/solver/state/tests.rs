@@ -89,7 +89,7 @@ fn walk_first_candidates(max_pairs: u32, logic: Logic) -> (usize, usize, usize) 
     for line in HARD {
         let mut s = State::from_givens(&parse_cells(line.as_bytes()).unwrap().0).unwrap();
         let mut next = s.propagate(max_pairs, logic);
-        while let Ok(Some(Branch { cell, digits, .. })) = next {
+        while let Ok(Some(Branch::Cell { cell, digits, .. })) = next {
             assert_eq!(digits, s.digits(cell));
             let at = |q: usize| Cell {
                 band: q / 27,
@@ -270,11 +270,31 @@ fn stack_logic_and_triads_keep_the_solution() {
                 let d = usize::from(solution.0[q] - 1);
                 assert!(s.cand[9 * (q / 27) + d] >> (q % 27) & 1 == 1, "{line}: {q}");
             }
-            let Some(Branch { cell, .. }) = next else {
-                break;
+            let keeps = |s: &State| {
+                (0..81).all(|q| {
+                    let d = usize::from(solution.0[q] - 1);
+                    s.cand[9 * (q / 27) + d] >> (q % 27) & 1 == 1
+                })
             };
-            let d = usize::from(solution.0[27 * cell.band + cell.bit as usize] - 1);
-            s.assign(d, cell).unwrap();
+            match next {
+                None => break,
+                Some(Branch::Cell { cell, .. }) => {
+                    let d = usize::from(solution.0[27 * cell.band + cell.bit as usize] - 1);
+                    s.assign(d, cell).unwrap();
+                }
+                // Go on in the child that keeps the solution (exactly one does).
+                Some(Branch::Split(at)) => {
+                    let split = s.split_at(at);
+                    let children = [0, 1].map(|child| {
+                        let mut c = s;
+                        c.take(&split, child);
+                        c
+                    });
+                    let kept: Vec<State> = children.into_iter().filter(keeps).collect();
+                    assert_eq!(kept.len(), 1, "{line}");
+                    s = kept[0];
+                }
+            }
             steps += 1;
         }
         assert_eq!(s.solved_digits(), solution.0, "{line}");

@@ -11,13 +11,13 @@
 
 use std::arch::x86_64::{
     __m512i, _mm512_add_epi32, _mm512_and_si512, _mm512_cmpeq_epi32_mask, _mm512_cmpge_epu32_mask,
-    _mm512_mask_add_epi32, _mm512_or_si512, _mm512_slli_epi32, _mm512_srli_epi32,
-    _mm512_ternarylogic_epi32,
+    _mm512_mask_add_epi32, _mm512_slli_epi32, _mm512_srli_epi32, _mm512_ternarylogic_epi32,
+    _mm512_testn_epi32_mask,
 };
 
 use super::singles::{ROTATE1, ROTATE2, ROTATE4, ROTATE8};
 use super::stack::{NEXT_BAND, NEXT_BAND2};
-use super::{columns, permute, splat, vector, Boards, MINIROW_LOW, OR3};
+use super::{columns, permute, splat, vector, Boards};
 use crate::grid::ORDERS_OF_THREE;
 use crate::solver::state::split::SplitAt;
 
@@ -54,45 +54,45 @@ const STACK_ORDERS: [[[i32; 16]; 2]; 6] = {
     t
 };
 
-/// Per lane: how many of the six masks (`mask(k)` for order `k`) lie wholly in `x`.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn orders_in(x: __m512i, mask: impl Fn(usize) -> __m512i) -> __m512i {
-    let mut n = splat(0);
-    for k in 0..6 {
-        let m = mask(k);
-        let fits = _mm512_cmpeq_epi32_mask(_mm512_and_si512(x, m), m);
-        n = _mm512_mask_add_epi32(n, fits, n, splat(1));
-    }
-    n
-}
+/// `vpternlogd` truth table over `(a, b, c)`: `!(a | b | c)`.
+const NOR3: i32 = 0x01;
 
 /// The split `pick` chooses for the boards `cand` (the same as the portable
 /// `State::choose_split`, tested).
 #[target_feature(enable = "avx512f")]
 #[inline]
 pub(super) fn choose(cand: Boards) -> Option<SplitAt> {
-    let rows = |a: __m512i| {
-        let t = _mm512_ternarylogic_epi32::<OR3>(
-            a,
-            _mm512_srli_epi32::<1>(a),
-            _mm512_srli_epi32::<2>(a),
-        );
-        _mm512_and_si512(t, splat(MINIROW_LOW))
+    // Per lane, the complement of the band pattern (the minirows with a candidate, at
+    // their lowest bit) and of the stack pattern (the rotated column word): an order fits
+    // when none of its three bits is missing, one `vptestnmd` each.
+    let missing_rows = |a: __m512i| {
+        _mm512_ternarylogic_epi32::<NOR3>(a, _mm512_srli_epi32::<1>(a), _mm512_srli_epi32::<2>(a))
     };
     let c = Boards(columns(cand.0), columns(cand.1));
     let (c1, c2) = (permute(c, &NEXT_BAND), permute(c, &NEXT_BAND2));
-    let word = |c: __m512i, c1: __m512i, c2: __m512i| {
-        _mm512_ternarylogic_epi32::<OR3>(c, _mm512_slli_epi32::<9>(c1), _mm512_slli_epi32::<18>(c2))
+    let missing_word = |c: __m512i, c1: __m512i, c2: __m512i| {
+        _mm512_ternarylogic_epi32::<NOR3>(
+            c,
+            _mm512_slli_epi32::<9>(c1),
+            _mm512_slli_epi32::<18>(c2),
+        )
     };
-    let x = Boards(word(c.0, c1.0, c2.0), word(c.1, c1.1, c2.1));
-    let band = |a: __m512i| orders_in(rows(a), |k| splat(BAND_ORDERS[k]));
-    let stack = |x: __m512i, h: usize| orders_in(x, |k| vector(&STACK_ORDERS[k][h]));
     // Per lane: band count in the low half-word, stack count in the high one.
     let both = |a: __m512i, x: __m512i, h: usize| {
-        _mm512_or_si512(band(a), _mm512_slli_epi32::<16>(stack(x, h)))
+        let (rows, word) = (missing_rows(a), x);
+        let mut n = splat(0);
+        for k in 0..6 {
+            let band = _mm512_testn_epi32_mask(rows, splat(BAND_ORDERS[k]));
+            n = _mm512_mask_add_epi32(n, band, n, splat(1));
+            let stack = _mm512_testn_epi32_mask(word, vector(&STACK_ORDERS[k][h]));
+            n = _mm512_mask_add_epi32(n, stack, n, splat(1 << 16));
+        }
+        n
     };
-    let counts = Boards(both(cand.0, x.0, 0), both(cand.1, x.1, 1));
+    let counts = Boards(
+        both(cand.0, missing_word(c.0, c1.0, c2.0), 0),
+        both(cand.1, missing_word(c.1, c1.1, c2.1), 1),
+    );
     // Each lane's unit totals over its band's nine lanes (spans 2, 4, 8, then the ninth):
     // lanes 0, 9 and 18 give bands 0..3 (low half-word) and stacks 0..3 (high).
     let add = |a: Boards, b: Boards| Boards(_mm512_add_epi32(a.0, b.0), _mm512_add_epi32(a.1, b.1));
