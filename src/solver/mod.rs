@@ -80,7 +80,8 @@ const CONFIG_SEARCH_PAIRS: u32 = 6;
 enum Branching {
     /// On cells, until the root stalls.
     Root,
-    /// On configurations (cells only where no unit is left to split).
+    /// On configurations (cells where no unit is left to split, or the tightest is loose
+    /// and the stall has a bivalue cell).
     Configs,
     /// On cells.
     Cells,
@@ -133,8 +134,9 @@ impl Search {
         loop {
             let configs = self.branching == Branching::Configs;
             let (max_pairs, logic) = if configs {
-                // The cell is only a fallback here: take the first pair, unscored.
-                (0, Logic::Triads)
+                // A cell where no unit is left to split or the tightest is loose: the
+                // busiest bivalue cell, as below.
+                (state::BUSIEST_MAX_PAIRS, Logic::Triads)
             } else if self.guesses >= HARD_AFTER_GUESSES {
                 (u32::MAX, Logic::Stacks)
             } else {

@@ -53,7 +53,8 @@
 //!
 //! [`Logic`] says which of the last two run. At the final stall of a search with the
 //! triad rules, the propagation chooses where to split on a digit's configurations in a
-//! band or stack (`split.rs`, [`Branch::Split`]), and a cell only when no unit is left.
+//! band or stack (`split.rs`, [`Branch::Split`]), and a cell only when no unit is left
+//! or the tightest unit still has many configurations and the stall a bivalue cell.
 //!
 //! A contradiction is the zero-sized [`Contradiction`], passed up with `?`.
 //!
@@ -110,7 +111,8 @@ pub(crate) enum Branch {
     /// the stall, 0..=81.
     Cell { cell: Cell, digits: u32, pairs: u32 },
     /// With [`Logic::Triads`], while a band or stack has a digit left with two or more
-    /// configurations: a split on them ([`State::split_at`]).
+    /// configurations: a split on them ([`State::split_at`]), unless the stall has a
+    /// bivalue cell and the tightest unit is still loose (`split.rs`, `LOOSE_UNIT`).
     Split(SplitAt),
 }
 
@@ -347,8 +349,9 @@ impl State {
                         continue;
                     }
                 }
+                let bivalue = pairs.iter().map(|p| p.count_ones()).sum();
                 if logic == Logic::Triads {
-                    if let Some(at) = self.choose_split() {
+                    if let Some(at) = self.choose_split(bivalue) {
                         return Ok(Some(Branch::Split(at)));
                     }
                 }
@@ -356,7 +359,7 @@ impl State {
                 return Ok(Some(Branch::Cell {
                     cell,
                     digits: self.digits(cell),
-                    pairs: pairs.iter().map(|p| p.count_ones()).sum(),
+                    pairs: bivalue,
                 }));
             }
         }

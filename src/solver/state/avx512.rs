@@ -361,11 +361,6 @@ impl State {
                 }
             }
             self.put(cand, prev, unsolved);
-            if TRIADS {
-                if let Some(at) = split::choose(cand) {
-                    return Ok(Some(Branch::Split(at)));
-                }
-            }
             // Each band's two-candidate cells, from its first lane.
             let two = Boards(
                 _mm512_andnot_si512(r3.0, r2.0),
@@ -373,6 +368,12 @@ impl State {
             )
             .lanes();
             let pairs = [two[0], two[9], two[18]];
+            let bivalue = pairs.iter().map(|p| p.count_ones()).sum();
+            if TRIADS {
+                if let Some(at) = split::choose(cand, bivalue) {
+                    return Ok(Some(Branch::Split(at)));
+                }
+            }
             let cell = self.branch_cell::<true>(pairs, max_pairs);
             // The cell's candidates: its bit in each of its band's nine lanes.
             let bit = splat(1 << cell.bit);
@@ -381,7 +382,7 @@ impl State {
             return Ok(Some(Branch::Cell {
                 cell,
                 digits: lanes >> (9 * cell.band) & 0x1FF,
-                pairs: pairs.iter().map(|p| p.count_ones()).sum(),
+                pairs: bivalue,
             }));
         }
     }

@@ -57,12 +57,25 @@ pub(crate) struct SplitAt {
     pub(crate) digit: u8,
 }
 
+/// A stall whose tightest unit still has this many configurations over its nine digits
+/// (9 when every digit is decided there, 54 at most) and which has a bivalue cell
+/// guesses on a cell instead of splitting (the busiest bivalue cell, as the cell
+/// branch picks it). On forum_hardest, guesses per puzzle first / unique, without it
+/// and with it: the peer table's seed-7 isomorphs 35.66 / 64.82 and 35.54 / 64.65,
+/// seed-11 isomorphs 35.63 / 64.76 and 35.52 / 64.58, the file as published
+/// 34.23 / 61.63 and 34.10 / 61.44 (tdoku: 35.73 / 64.83, 35.72 / 64.77, 34.17 / 61.67);
+/// 24 or 26 instead of 25: 35.65 / 64.90 and 35.61 / 64.73 on the seed-7 isomorphs
+/// (issue 14, fifteenth round, BENCHMARKS.md).
+pub(crate) const LOOSE_UNIT: u32 = 25;
+
 /// The unit and digit to split on, from each digit's configuration count per unit
-/// (`counts[d][u]`): the first unit with the fewest configurations over its digits among
-/// those with at least 10 (nine means every digit is decided there), then its lowest
-/// digit with two, else three, else four or more. `None` when every unit is decided.
+/// (`counts[d][u]`) and the stall's bivalue cells (`pairs`, 0..=81): the first unit with
+/// the fewest configurations over its digits among those with at least 10 (nine means
+/// every digit is decided there), then its lowest digit with two, else three, else four
+/// or more. `None` when every unit is decided, or when that unit has [`LOOSE_UNIT`]
+/// configurations or more and `pairs > 0` (then the search guesses on a cell).
 #[inline(always)]
-pub(crate) fn pick(counts: &[[u32; 6]; 9]) -> Option<SplitAt> {
+pub(crate) fn pick(counts: &[[u32; 6]; 9], pairs: u32) -> Option<SplitAt> {
     let mut totals = [0u32; 6];
     for digit in counts {
         for (total, n) in totals.iter_mut().zip(digit) {
@@ -75,7 +88,10 @@ pub(crate) fn pick(counts: &[[u32; 6]; 9]) -> Option<SplitAt> {
             best = Some((total, u));
         }
     }
-    let (_, unit) = best?;
+    let (total, unit) = best?;
+    if pairs > 0 && total >= LOOSE_UNIT {
+        return None;
+    }
     let digit = [2, 3]
         .iter()
         .find_map(|&n| (0..9).find(|&d| counts[d][unit] == n))
@@ -100,16 +116,17 @@ fn unit_fits(cand: &[u32], u: usize, d: usize) -> u8 {
 }
 
 impl State {
-    /// Where the search splits at a stall ([`pick`] over the boards), counted one digit and
-    /// unit at a time; the AVX-512 propagation counts all at once (`avx512/split.rs`).
-    pub(super) fn choose_split(&self) -> Option<SplitAt> {
+    /// Where the search splits at a stall with `pairs` bivalue cells ([`pick`] over the
+    /// boards), counted one digit and unit at a time; the AVX-512 propagation counts all
+    /// at once (`avx512/split.rs`).
+    pub(super) fn choose_split(&self, pairs: u32) -> Option<SplitAt> {
         let mut counts = [[0u32; 6]; 9];
         for (d, units) in counts.iter_mut().enumerate() {
             for (u, n) in units.iter_mut().enumerate() {
                 *n = unit_fits(&self.cand, u, d).count_ones();
             }
         }
-        pick(&counts)
+        pick(&counts, pairs)
     }
 
     /// The split at `at`: child 0 takes the digit's first configuration there (in
@@ -192,7 +209,7 @@ mod tests {
                 prev: cand,
                 unsolved: [BAND; 3],
             };
-            let Some(at) = state.choose_split() else {
+            let Some(at) = state.choose_split(0) else {
                 continue;
             };
             let split = state.split_at(at);
@@ -223,8 +240,31 @@ mod tests {
         counts[5][4] = 2;
         counts[7][4] = 2;
         counts[3][1] = 3;
-        assert_eq!(pick(&counts), Some(SplitAt { unit: 4, digit: 5 }));
+        assert_eq!(pick(&counts, 0), Some(SplitAt { unit: 4, digit: 5 }));
         let decided = [[1u32; 6]; 9];
-        assert_eq!(pick(&decided), None);
+        assert_eq!(pick(&decided, 0), None);
+    }
+
+    /// With a bivalue cell at the stall, a unit with [`LOOSE_UNIT`] configurations or more
+    /// leaves the guess to the cell; one with fewer is still split.
+    #[test]
+    fn a_loose_unit_leaves_the_guess_to_a_bivalue_cell() {
+        let mut counts = [[6u32; 6]; 9];
+        for (d, digit) in counts.iter_mut().enumerate() {
+            digit[2] = if d < 7 { 1 } else { 3 };
+        }
+        // Unit 2: 7 + 6 = 13 configurations, under the bound.
+        const { assert!(13 < LOOSE_UNIT) };
+        assert_eq!(pick(&counts, 5), Some(SplitAt { unit: 2, digit: 7 }));
+        for digit in &mut counts {
+            digit[2] = 6;
+        }
+        counts[0][1] = 2;
+        counts[1][1] = 1;
+        counts[2][1] = 1;
+        // Unit 1: 2 + 1 + 1 + 6 * 6 = 40, the tightest, and loose.
+        const { assert!(40 >= LOOSE_UNIT) };
+        assert_eq!(pick(&counts, 0), Some(SplitAt { unit: 1, digit: 0 }));
+        assert_eq!(pick(&counts, 1), None);
     }
 }

@@ -19,7 +19,7 @@ use super::singles::{ROTATE1, ROTATE2, ROTATE4, ROTATE8};
 use super::stack::{NEXT_BAND, NEXT_BAND2};
 use super::{columns, permute, splat, vector, Boards};
 use crate::grid::ORDERS_OF_THREE;
-use crate::solver::state::split::SplitAt;
+use crate::solver::state::split::{SplitAt, LOOSE_UNIT};
 
 /// For each order: the spread minirow mask of its three minirows (row `r`, box
 /// `order[r]` at bit `9r + 3 * order[r]`).
@@ -57,11 +57,11 @@ const STACK_ORDERS: [[[i32; 16]; 2]; 6] = {
 /// `vpternlogd` truth table over `(a, b, c)`: `!(a | b | c)`.
 const NOR3: i32 = 0x01;
 
-/// The split `pick` chooses for the boards `cand` (the same as the portable
-/// `State::choose_split`, tested).
+/// The split `pick` chooses for the boards `cand` at a stall with `pairs` bivalue cells
+/// (the same as the portable `State::choose_split`, tested).
 #[target_feature(enable = "avx512f")]
 #[inline]
-pub(super) fn choose(cand: Boards) -> Option<SplitAt> {
+pub(super) fn choose(cand: Boards, pairs: u32) -> Option<SplitAt> {
     // Per lane, the complement of the band pattern (the minirows with a candidate, at
     // their lowest bit) and of the stack pattern (the rotated column word): an order fits
     // when none of its three bits is missing, one `vptestnmd` each.
@@ -107,7 +107,10 @@ pub(super) fn choose(cand: Boards) -> Option<SplitAt> {
             best = Some((total, u));
         }
     }
-    let (_, unit) = best?;
+    let (total, unit) = best?;
+    if pairs > 0 && total >= LOOSE_UNIT {
+        return None;
+    }
     // The unit's counts per digit, from its band's lanes.
     let half = Boards(
         _mm512_srli_epi32::<16>(counts.0),
@@ -137,14 +140,14 @@ mod tests {
     use super::*;
 
     /// The register copy picks what the portable count picks, on random boards from dense
-    /// to sparse.
+    /// to sparse, with and without bivalue cells at the stall.
     #[test]
     fn choose_matches_the_portable_count() {
         if !testable() {
             return;
         }
         let mut next = xorshift(0x5DEE_CE66_D1CE_4E5B);
-        let mut picked = 0;
+        let (mut picked, mut loose) = (0, 0);
         for round in 0..4000 {
             let cand = random_boards(&mut next, round % 5);
             let state = State {
@@ -152,12 +155,19 @@ mod tests {
                 prev: cand,
                 unsolved: [crate::solver::tables::BAND; 3],
             };
-            let want = state.choose_split();
+            // No bivalue cell, or some: the second may leave a loose unit to a cell.
+            let pairs = (round % 3) as u32;
+            let want = state.choose_split(pairs);
             // SAFETY: the CPU has AVX-512F (checked above).
-            let got = unsafe { choose(Boards::load(&cand)) };
+            let got = unsafe { choose(Boards::load(&cand), pairs) };
             assert_eq!(got, want, "{cand:?}");
             picked += usize::from(want.is_some());
+            loose += usize::from(want.is_none() && state.choose_split(0).is_some());
         }
         assert!(picked >= 1000, "only {picked} of 4000 picked a split");
+        assert!(
+            loose >= 100,
+            "only {loose} of 4000 left a loose unit to a cell"
+        );
     }
 }
