@@ -64,9 +64,11 @@ const HARD_AFTER_GUESSES: u32 = 8;
 /// stack ([`State::split_at`]) instead of a guess on a cell. forum_hardest's puzzles stall
 /// with 44-61 open cells (median 57), serg_benchmark's with 31-47 (median 44), whose few
 /// guesses would not pay for the extra logic. On the peer table's forum_hardest isomorphs
-/// this takes first-solution mode from 47.26 to 35.66 guesses per puzzle (tdoku: 35.73)
-/// and uniqueness mode from 86.30 to 64.82 (tdoku: 64.83) (issue 14, thirteenth and
-/// fourteenth rounds, BENCHMARKS.md; gate 56 instead of 50: 66.79 in uniqueness mode).
+/// this takes first-solution mode from 47.26 to 35.66 guesses per puzzle and uniqueness
+/// mode from 86.30 to 64.82, and with the two rules that send some stalls back to a cell
+/// ([`CELL_FIRST_PAIRS`], and a loose unit at a split stall) to 35.56 / 64.68 (tdoku:
+/// 35.73 / 64.83) (issue 14, thirteenth to fifteenth rounds, BENCHMARKS.md; gate 56
+/// instead of 50: 66.79 in uniqueness mode).
 const CONFIG_SEARCH_OPEN: u32 = 50;
 
 /// The most bivalue cells a root's stall may have for the configuration search. The
