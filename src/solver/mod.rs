@@ -82,9 +82,9 @@ const CONFIG_SEARCH_PAIRS: u32 = 6;
 /// configurations below. Most of what the split lost on top1465 (2-3% against the cell
 /// search) came from its roots where that cell's first candidate fails or solves at once:
 /// 106 of the 845 roots that take the configuration search there, 73 of them with 4 or
-/// more bivalue cells. forum_hardest's roots have 4 or more in 0.7% of its puzzles (35.54 / 64.65
-/// guesses per puzzle before, 35.56 / 64.68 after; at 3: 35.63 / 64.83, too near tdoku's
-/// 35.73 / 64.83) (issue 14, fifteenth round, BENCHMARKS.md).
+/// more bivalue cells. forum_hardest's roots have 4 or more in 0.7% of its puzzles
+/// (35.54 / 64.65 guesses per puzzle before, 35.56 / 64.68 after; at 3: 35.63 / 64.83,
+/// too near tdoku's 35.73 / 64.83) (issue 14, fifteenth round, BENCHMARKS.md).
 const CELL_FIRST_PAIRS: u32 = 4;
 
 /// How a search branches.
