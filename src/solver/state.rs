@@ -234,14 +234,11 @@ impl State {
     #[inline(always)]
     fn update(&mut self, i: usize) -> Result<(), Contradiction> {
         let a = self.cand[i];
-        let pattern = usize::from(SHRINK[(a & 0x1FF) as usize])
-            | usize::from(SHRINK[((a >> 9) & 0x1FF) as usize]) << 3
-            | usize::from(SHRINK[(a >> 18) as usize & 0x1FF]) << 6;
-        let a = a & COMPLEX[pattern & 0x1FF];
+        let a = a & COMPLEX[band_pattern(a) & 0x1FF];
         if a == 0 {
             return Err(Contradiction);
         }
-        let keep = POINTING[((a | a >> 9 | a >> 18) & 0x1FF) as usize];
+        let keep = POINTING[column_mask(a) as usize];
         let [o1, o2, b] = OTHER[i].map(usize::from);
         self.cand[o1] &= keep;
         self.cand[o2] &= keep;
@@ -560,6 +557,21 @@ impl State {
 /// A digit's band board with the digit fixed in band bit `bit`: the rest of the cell's row
 /// and box cleared ([`State::assign`]); a [`Contradiction`] when the board no longer has
 /// the cell.
+/// Minirow pattern of a band board: bit `3r + k` set when row `r` can hold the digit in
+/// box `k` (0..512).
+#[inline(always)]
+fn band_pattern(a: u32) -> usize {
+    usize::from(SHRINK[(a & 0x1FF) as usize])
+        | usize::from(SHRINK[((a >> 9) & 0x1FF) as usize]) << 3
+        | usize::from(SHRINK[(a >> 18) as usize & 0x1FF]) << 6
+}
+
+/// Columns of a band board holding a candidate (nine bits).
+#[inline(always)]
+fn column_mask(a: u32) -> u32 {
+    (a | a >> 9 | a >> 18) & 0x1FF
+}
+
 #[inline(always)]
 fn place(board: u32, bit: u32) -> Result<u32, Contradiction> {
     let cell = 1u32 << bit;

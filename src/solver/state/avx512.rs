@@ -32,7 +32,9 @@ use std::arch::x86_64::{
 };
 
 use super::triads::MINIROW_LOW;
-use super::{Branch, Contradiction, Logic, State, BAND, BOARDS, COMPLEX, OTHER, POINTING};
+use super::{
+    column_mask, Branch, Contradiction, Logic, State, BAND, BOARDS, COMPLEX, OTHER, POINTING,
+};
 
 /// `vpternlogd` truth tables over the operands `(a, b, c)`: `a | b | c`.
 const OR3: i32 = 0xFE;
@@ -68,6 +70,13 @@ fn columns(x: __m512i) -> __m512i {
 #[inline]
 fn in_all_rows(y: __m512i) -> __m512i {
     _mm512_ternarylogic_epi32::<OR3>(y, _mm512_slli_epi32::<9>(y), _mm512_slli_epi32::<18>(y))
+}
+
+/// Lane by lane, `f` of the two boards' registers.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn zip(a: Boards, b: Boards, f: impl Fn(__m512i, __m512i) -> __m512i) -> Boards {
+    Boards(f(a.0, b.0), f(a.1, b.1))
 }
 
 /// Lane `i` of the result is lane `idx[h][i]` of the 32 lanes of `b`, for each half `h`.
@@ -293,7 +302,7 @@ impl State {
                     if a == 0 {
                         return Err(Contradiction);
                     }
-                    let keep = POINTING[((a | a >> 9 | a >> 18) & 0x1FF) as usize];
+                    let keep = POINTING[column_mask(a) as usize];
                     let lanes = LANES[i & 31];
                     let b = lanes.b;
                     let solved = lone_cells(a);

@@ -11,9 +11,9 @@
 //! minirow, see [`State::split_at`]). With the triad rules it takes forum_hardest's
 //! guesses to tdoku's (issue 14, BENCHMARKS.md).
 
-use super::{State, BAND};
+use super::{band_pattern, column_mask, State, BAND};
 use crate::grid::ORDERS_OF_THREE;
-use crate::solver::tables::{COLUMN0, FITS, PERM_MINIROWS, SHRINK};
+use crate::solver::tables::{COLUMN0, FITS, PERM_MINIROWS};
 
 /// A split on one digit's configurations in one band or stack: the masks each child
 /// keeps on the digit's three boards (bands 0, 1, 2). Child 0 takes the digit's first
@@ -24,21 +24,6 @@ pub(crate) struct Split {
     d: usize,
     /// `keep[child][b]`: the cells of band `b` the digit keeps in that child.
     keep: [[u32; 3]; 2],
-}
-
-/// Minirow pattern of a band board: bit `3r + k` set when row `r` can hold the digit in
-/// box `k`.
-#[inline(always)]
-fn band_pattern(a: u32) -> usize {
-    usize::from(SHRINK[(a & 0x1FF) as usize])
-        | usize::from(SHRINK[((a >> 9) & 0x1FF) as usize]) << 3
-        | usize::from(SHRINK[(a >> 18) as usize & 0x1FF]) << 6
-}
-
-/// Columns of a band board holding a candidate (nine bits).
-#[inline(always)]
-fn columns(a: u32) -> u32 {
-    (a | a >> 9 | a >> 18) & 0x1FF
 }
 
 /// Column pattern of stack `s` from `x`, one digit's columns in bands 0, 1, 2 at bits
@@ -110,7 +95,7 @@ fn unit_fits(cand: &[u32], u: usize, d: usize) -> u8 {
     if u < 3 {
         FITS[band_pattern(boards[u])]
     } else {
-        let x = columns(boards[0]) | columns(boards[1]) << 9 | columns(boards[2]) << 18;
+        let x = column_mask(boards[0]) | column_mask(boards[1]) << 9 | column_mask(boards[2]) << 18;
         FITS[stack_pattern(x, u - 3)]
     }
 }

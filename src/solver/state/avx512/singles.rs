@@ -14,7 +14,9 @@ use std::arch::x86_64::{
 };
 
 use super::super::Contradiction;
-use super::{columns, in_all_rows, permute, splat, Boards, MINIROW_LOW, OR3, ROW_LOW8, ROW_TOP};
+use super::{
+    columns, in_all_rows, permute, splat, zip, Boards, MINIROW_LOW, OR3, ROW_LOW8, ROW_TOP,
+};
 
 /// The permute indices (low register's 16 lanes, high register's) that bring to lane `i`
 /// (< 27) the board of the same band `k` digits further (mod 9); lanes from 27 read
@@ -40,13 +42,6 @@ pub(super) const ROTATE8: [[i32; 16]; 2] = band_rotation(8);
 
 /// `vpternlogd` truth table over `(a, b, c)`: at least two of the three.
 const MAJORITY: i32 = 0xE8;
-
-/// Lane by lane, `f` of the two boards' registers.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn zip(a: Boards, b: Boards, f: impl Fn(__m512i, __m512i) -> __m512i) -> Boards {
-    Boards(f(a.0, b.0), f(a.1, b.1))
-}
 
 /// Counts over a span of digits, per cell: at least one, two and three candidates.
 #[derive(Clone, Copy)]

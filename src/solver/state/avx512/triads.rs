@@ -14,20 +14,13 @@ use std::arch::x86_64::{
 
 use super::singles::{ROTATE1, ROTATE2, ROTATE4, ROTATE8};
 use super::stack::{NEXT_BAND, NEXT_BAND2};
-use super::{columns, in_all_rows, permute, splat, Boards, MINIROW_LOW, OR3};
+use super::{columns, in_all_rows, permute, splat, zip, Boards, MINIROW_LOW, OR3};
 
 /// Lane by lane, `f` of the two registers.
 #[target_feature(enable = "avx512f")]
 #[inline]
 fn each(x: Boards, f: impl Fn(__m512i) -> __m512i) -> Boards {
     Boards(f(x.0), f(x.1))
-}
-
-/// Lane by lane, `f` of the two boards' registers.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn zip(a: Boards, b: Boards, f: impl Fn(__m512i, __m512i) -> __m512i) -> Boards {
-    Boards(f(a.0, b.0), f(a.1, b.1))
 }
 
 #[target_feature(enable = "avx512f")]
