@@ -273,6 +273,9 @@ const LEADING_ZEROS_HINT: &str =
 const LEADING_ZEROS_SOLUTION_HINT: &str =
     " (all digits: leading zeros lost? a spreadsheet may have stored the solution as a number)";
 
+/// The hint of [`Grid::from_cells`] for a value above 9.
+const CELL_VALUE_HINT: &str = " (a cell value above 9: cells are 0 for empty or a digit 1-9)";
+
 /// The hint for a 729-character field of cells: 9 candidates for each of the 81 cells, as
 /// Sukaku and pencil-mark exports write them (issue 10).
 const PENCIL_MARK_HINT: &str =
@@ -425,6 +428,74 @@ pub fn unit_name(u: usize) -> String {
 impl Grid {
     /// The empty grid.
     pub const EMPTY: Grid = Grid([0; CELLS]);
+
+    /// Parses one 81-character puzzle: digits `1-9`, blanks `.`, `0` or `_`, nothing else
+    /// (the same rule as every input's puzzle field, [`parse_cells`]).
+    ///
+    /// # Errors
+    /// A [`ParseError`] saying what was found against what was expected: the length, or
+    /// the first character that is neither a digit nor a blank, with its cell.
+    ///
+    /// ```
+    /// use sudoku_batch::Grid;
+    /// let g = Grid::parse(b"..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9").unwrap();
+    /// assert_eq!(g.clues(), 17);
+    /// assert_eq!(
+    ///     Grid::parse(b"12x").unwrap_err().to_string(),
+    ///     "3 characters, expected 81; invalid character 'x' (character 3)"
+    /// );
+    /// ```
+    pub fn parse(text: &[u8]) -> Result<Grid, ParseError> {
+        parse_cells(text)
+    }
+
+    /// A grid from 81 cell values (`0` = empty, `1..=9` = digit), row-major: one row of an
+    /// `(N, 81)` integer array.
+    ///
+    /// # Errors
+    /// [`ParseError::Length`] when `cells` is not 81 long; [`ParseError::BadChar`] naming the
+    /// first value above 9 and its cell (`ch` is the value as a `char` code point, so `10`
+    /// is shown as `'\n'`, and `column` its 1-based position).
+    ///
+    /// ```
+    /// use sudoku_batch::Grid;
+    /// let mut cells = [0u8; 81];
+    /// cells[0] = 5;
+    /// assert_eq!(Grid::from_cells(&cells).unwrap().to_string().as_bytes()[0], b'5');
+    /// cells[40] = 12;
+    /// let e = Grid::from_cells(&cells).unwrap_err();
+    /// assert!(e.to_string().starts_with("r5c5: invalid character"), "{e}");
+    /// ```
+    pub fn from_cells(cells: &[u8]) -> Result<Grid, ParseError> {
+        let Ok(g) = <[u8; CELLS]>::try_from(cells) else {
+            return Err(ParseError::Length {
+                found: cells.len(),
+                hint: "",
+            });
+        };
+        match g.iter().position(|&d| d > 9) {
+            Some(i) => Err(ParseError::BadChar {
+                column: i + 1,
+                ch: char::from(g[i]),
+                hint: CELL_VALUE_HINT,
+            }),
+            None => Ok(Grid(g)),
+        }
+    }
+
+    /// The grid as 81 characters, `0` for empty cells ([`Grid::write_digits`]); the
+    /// `Display` form writes `.` instead.
+    ///
+    /// ```
+    /// use sudoku_batch::Grid;
+    /// let g = Grid::parse(format!("1{}8{}9", ".".repeat(73), ".".repeat(5)).as_bytes()).unwrap();
+    /// assert_eq!(g.to_digits(), format!("1{}8{}9", "0".repeat(73), "0".repeat(5)));
+    /// ```
+    pub fn to_digits(&self) -> String {
+        let mut text = [0u8; CELLS];
+        self.write_digits(&mut text);
+        text.iter().map(|&b| char::from(b)).collect()
+    }
 
     /// Number of givens (non-zero cells), 0..=81.
     pub fn clues(&self) -> u32 {

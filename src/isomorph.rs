@@ -176,6 +176,52 @@ impl Isomorph {
         let [out] = self.apply_all([g]);
         out
     }
+
+    /// The transform that undoes this one: `self.inverse().apply(&self.apply(g)) == g` for
+    /// every grid `g` (and the other way round), e.g. to map a model's answers on isomorphs
+    /// back onto the original puzzle.
+    ///
+    /// Without the transpose, output cell `(r, c)` takes source cell `(R[r], C[c])`, so
+    /// the inverse takes the inverse permutations. With it, output `(r, c)` takes source
+    /// `(C[c], R[r])`: the inverse is transposed too, with rows `C⁻¹` and columns `R⁻¹`.
+    /// The digits map back by the inverse relabelling in both cases.
+    ///
+    /// # Panics
+    /// When the public fields were set by hand to something that is not a permutation
+    /// (`rows`/`cols` of 0-8, `digits` of 1-9); every constructor here ([`Isomorph::random`],
+    /// [`Isomorph::keyed`], [`Isomorph::from_index`], parsing a code) gives one.
+    ///
+    /// ```
+    /// use sudoku_batch::{Grid, Isomorph};
+    /// let p = Grid::parse(b"..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9").unwrap();
+    /// let iso = Isomorph::keyed(7, 0, 3);
+    /// assert_eq!(iso.inverse().apply(&iso.apply(&p)), p);
+    /// assert_eq!(Isomorph::IDENTITY.inverse(), Isomorph::IDENTITY);
+    /// ```
+    pub fn inverse(&self) -> Isomorph {
+        let invert = |p: &[usize; 9]| {
+            let mut out = [0usize; 9];
+            for (i, &v) in p.iter().enumerate() {
+                out[v] = i;
+            }
+            out
+        };
+        let mut digits = [0u8; 9];
+        for (i, &d) in self.digits.iter().enumerate() {
+            digits[usize::from(d) - 1] = i as u8 + 1;
+        }
+        let (rows, cols) = if self.transpose {
+            (invert(&self.cols), invert(&self.rows))
+        } else {
+            (invert(&self.rows), invert(&self.cols))
+        };
+        Isomorph {
+            rows,
+            cols,
+            digits,
+            transpose: self.transpose,
+        }
+    }
 }
 
 /// The 6 permutations of three things, in lexicographic order.

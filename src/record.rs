@@ -4,6 +4,8 @@
 use crate::grid::{Grid, ParseError};
 use crate::input::RawRecord;
 use crate::report::Status;
+use crate::solver;
+use std::time::Instant;
 
 /// The result of solving one record.
 #[derive(Clone, Debug)]
@@ -35,9 +37,14 @@ pub struct SolvedRecord {
 impl SolvedRecord {
     /// The record `raw` as `invalid` with nothing found yet: the start of every result.
     pub fn new(raw: &RawRecord) -> SolvedRecord {
+        SolvedRecord::at(raw.record, raw.line)
+    }
+
+    /// Record `record` (0-based) at `line` (1-based) as `invalid` with nothing found yet.
+    pub(crate) fn at(record: u64, line: u64) -> SolvedRecord {
         SolvedRecord {
-            record: raw.record,
-            line: raw.line,
+            record,
+            line,
             status: Status::Invalid,
             solutions: 0,
             capped: false,
@@ -47,5 +54,33 @@ impl SolvedRecord {
             solution: None,
             error: None,
         }
+    }
+
+    /// Solves `puzzle` into this record, counting solutions up to `limit`: its clues, the
+    /// solver's time, count, guesses and first solution, and the status (`invalid` with
+    /// [`ParseError::Conflict`] when two givens clash). The one classification of a puzzle
+    /// that `solve` and [`crate::batch`] share.
+    pub fn solve(&mut self, puzzle: &Grid, limit: u32) {
+        self.clues = Some(puzzle.clues());
+        let start = Instant::now();
+        let s = solver::solve(puzzle, limit);
+        self.solve_ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        if s.givens_clash {
+            let c = puzzle
+                .conflicts()
+                .unwrap_or_else(|| "two givens clash".to_string());
+            self.error = Some(ParseError::Conflict(c));
+            return;
+        }
+        self.solutions = s.count;
+        self.capped = limit >= 2 && s.count >= limit;
+        self.guesses = s.guesses;
+        self.solution = s.grid;
+        self.status = match s.count {
+            0 => Status::Unsolvable,
+            1 => Status::Solved,
+            _ if limit == 1 => Status::Solved,
+            _ => Status::Multiple,
+        };
     }
 }

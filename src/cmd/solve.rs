@@ -22,7 +22,6 @@ use crate::report::{
     ratio, Counts, Header, InputInfo, InvalidKinds, Report, SolveCounts, SolveReport, Status,
     StatusCounts, Tally,
 };
-use crate::solver;
 use crate::summary::{count, print_notes, PuzzleColumnCheck};
 use crate::verify::check::describe_puzzle;
 
@@ -71,42 +70,15 @@ impl Work for SolveWork {
     }
 }
 
-/// Classifies and solves one record, counting solutions up to `limit`.
+/// Classifies and solves one record, counting solutions up to `limit`
+/// ([`SolvedRecord::solve`] on its puzzle).
 pub fn solve_record(raw: &RawRecord, limit: u32) -> SolvedRecord {
     let mut res = SolvedRecord::new(raw);
-    let puzzle = match &raw.puzzle {
-        Ok(p) => p,
-        Err(e) => {
-            res.error = Some(e.clone());
-            return res;
-        }
-    };
-    res.clues = Some(puzzle.clues());
-    let start = Instant::now();
-    let s = solver::solve(puzzle, limit);
-    res.solve_ns = elapsed_ns(start);
-    if s.givens_clash {
-        let c = puzzle
-            .conflicts()
-            .unwrap_or_else(|| "two givens clash".to_string());
-        res.error = Some(ParseError::Conflict(c));
-        return res;
+    match &raw.puzzle {
+        Ok(p) => res.solve(p, limit),
+        Err(e) => res.error = Some(e.clone()),
     }
-    res.solutions = s.count;
-    res.capped = limit >= 2 && s.count >= limit;
-    res.guesses = s.guesses;
-    res.solution = s.grid;
-    res.status = match s.count {
-        0 => Status::Unsolvable,
-        1 => Status::Solved,
-        _ if limit == 1 => Status::Solved,
-        _ => Status::Multiple,
-    };
     res
-}
-
-fn elapsed_ns(start: Instant) -> u64 {
-    u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
 }
 
 /// Where solutions go: the writer picked by the first input's layout.

@@ -166,6 +166,37 @@ fn solution_of(raw: &RawRecord, puzzle: &Grid) -> Result<Grid, Skip> {
     }
 }
 
+/// `k` isomorphs of a puzzle and its solution: the `j`-th (`j` in `0..k`) applies
+/// [`Isomorph::keyed`]`(seed, key, j)` to both, and is returned with that transform (its
+/// [`Isomorph::inverse`] maps the pair back). With `key` the 0-based record index, these
+/// are the pairs `sudoku-batch augment -n <k> --seed <seed>` writes for that record.
+/// Nothing is checked: `solution` may be any grid (e.g. [`Grid::EMPTY`] for none).
+///
+/// ```
+/// use sudoku_batch::{augment_pair, solve, Grid};
+/// let p = Grid::parse(b"..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9").unwrap();
+/// let s = solve(&p, 1).grid.unwrap();
+/// for (q, t, iso) in augment_pair(&p, &s, 4, 42, 0) {
+///     assert!(t.is_complete_valid() && t.keeps_givens(&q));
+///     assert_eq!(iso.inverse().apply(&q), p);
+/// }
+/// ```
+pub fn augment_pair(
+    puzzle: &Grid,
+    solution: &Grid,
+    k: u32,
+    seed: u64,
+    key: u64,
+) -> Vec<(Grid, Grid, Isomorph)> {
+    (0..u64::from(k))
+        .map(|j| {
+            let iso = Isomorph::keyed(seed, key, j);
+            let [p, s] = iso.apply_all([puzzle, solution]);
+            (p, s, iso)
+        })
+        .collect()
+}
+
 /// Draws the pairs of one record (see [`Augmented`]).
 pub fn augment_record(raw: &RawRecord, opts: &AugmentOptions) -> Augmented {
     let mut out = Augmented {
@@ -202,16 +233,19 @@ pub fn augment_record(raw: &RawRecord, opts: &AugmentOptions) -> Augmented {
         out.pairs
             .push(Pair::new(puzzle, solution, &Isomorph::IDENTITY));
     }
-    for k in 0..u64::from(opts.copies) {
-        let iso = Isomorph::keyed(opts.seed, raw.record, k);
-        let pair = match &solution {
-            Some(s) => {
-                let [p, s] = iso.apply_all([&puzzle, s]);
-                (p, Some(s))
+    match &solution {
+        Some(s) => {
+            let drawn = augment_pair(&puzzle, s, opts.copies, opts.seed, raw.record);
+            for (p, s, iso) in drawn {
+                out.pairs.push(Pair::new(p, Some(s), &iso));
             }
-            None => (iso.apply_all([&puzzle])[0], None),
-        };
-        out.pairs.push(Pair::new(pair.0, pair.1, &iso));
+        }
+        None => {
+            for k in 0..u64::from(opts.copies) {
+                let iso = Isomorph::keyed(opts.seed, raw.record, k);
+                out.pairs.push(Pair::new(iso.apply(&puzzle), None, &iso));
+            }
+        }
     }
     out
 }

@@ -179,6 +179,49 @@ pub fn sample_guesses(
     (Some(summary), count)
 }
 
+/// The `rate` command's difficulty of one puzzle (its default mode, each sample proving
+/// uniqueness): the same for every isomorph of the puzzle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rating {
+    /// Mean over the samples of log2(1 + guesses): 0 when propagation alone solves every
+    /// sample, about 1 more per doubling of the search tree.
+    pub rating: f64,
+    /// Fewest guesses of a sample.
+    pub min: u32,
+    /// Median guesses (the mean of the two middle samples when their number is even).
+    pub median: f64,
+    /// Most guesses of a sample.
+    pub max: u32,
+    /// Whether naked and hidden singles alone solve the puzzle.
+    pub singles_only: bool,
+}
+
+/// Rates `puzzle` as `sudoku-batch rate --samples <samples> --seed <seed>` does: the
+/// guesses of `samples` (at least 1) isomorphs of its canonical form drawn under `seed`,
+/// each solved proving uniqueness ([`sample_guesses`] in [`SampleMode::Unique`]).
+/// `None` when the puzzle does not have exactly one solution (none, several, or clashing
+/// givens). Every isomorph of `puzzle` gets the same rating.
+///
+/// ```
+/// use sudoku_batch::{rate, Grid, Isomorph};
+/// let p = Grid::parse(b"..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9").unwrap();
+/// let r = rate(&p, 8, 1).unwrap();
+/// assert!(r.min as f64 <= r.median && r.median <= r.max as f64);
+/// assert_eq!(rate(&Isomorph::keyed(3, 4, 5).apply(&p), 8, 1), Some(r));
+/// assert_eq!(rate(&Grid::EMPTY, 8, 1), None);
+/// ```
+pub fn rate(puzzle: &Grid, samples: u32, seed: u64) -> Option<Rating> {
+    let (guesses, _) = sample_guesses(puzzle, samples, seed, SampleMode::Unique);
+    let g = guesses?;
+    Some(Rating {
+        rating: g.rating,
+        min: g.min,
+        median: g.median,
+        max: g.max,
+        singles_only: solved_by_singles(puzzle),
+    })
+}
+
 /// Rates one record: its status, whether singles solve it, and for a uniquely solvable
 /// puzzle the guesses of `samples` isomorphs of its canonical form drawn under `seed`,
 /// solved as `mode` says.

@@ -200,6 +200,41 @@ impl Dataset {
         )
     }
 
+    /// A dataset over any reader, named `name` in messages: read as standard input is
+    /// (decompressed and transcoded by content, in bounded blocks, on a thread of its own),
+    /// with the same layouts as [`Dataset::open`] (Parquet excepted, which needs a file).
+    ///
+    /// # Errors
+    /// [`InputError::Io`] when its first bytes cannot be read, [`InputError::Layout`] as for
+    /// [`Dataset::open`], and for a `shard` (a stream cannot be cut into byte ranges).
+    ///
+    /// ```
+    /// use sudoku_batch::{Dataset, ReadOptions};
+    /// let text = "puzzle\n..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9\n";
+    /// let mut data = Dataset::from_reader("upload", std::io::Cursor::new(text), &ReadOptions::default()).unwrap();
+    /// let mut records = Vec::new();
+    /// data.fill(&mut records, 100).unwrap();
+    /// assert_eq!((records.len(), records[0].line), (1, 2));
+    /// assert_eq!(records[0].puzzle.as_ref().unwrap().clues(), 17);
+    /// ```
+    pub fn from_reader<R: std::io::Read + Send + 'static>(
+        name: &str,
+        reader: R,
+        opts: &ReadOptions,
+    ) -> Result<Dataset, InputError> {
+        if opts.shard.is_some() {
+            return Err(InputError::layout(
+                name,
+                "a shard needs a file: a reader cannot be cut into byte ranges".to_string(),
+            ));
+        }
+        let opened = source::from_reader(Box::new(reader)).map_err(|source| InputError::Io {
+            path: name.to_string(),
+            source,
+        })?;
+        Dataset::new(name, opened.source, opened.codec, None, None, opts)
+    }
+
     fn new(
         path: &str,
         source: Source,

@@ -425,6 +425,16 @@ fn refuse_utf32(head: &[u8]) -> io::Result<()> {
     ))
 }
 
+/// Any reader (a socket, an in-memory buffer, a decoder of the caller's) as a live
+/// [`Stream`]: decompressed and transcoded by content as standard input is, read on a
+/// thread of its own.
+///
+/// # Errors
+/// A read error while its first bytes are looked at.
+pub(crate) fn from_reader(raw: Box<dyn Read + Send>) -> io::Result<Opened> {
+    stream(raw, None, Arc::new(AtomicU64::new(0)), false)
+}
+
 /// `raw` as a stream of decoded bytes: decompressed on a thread of its own when its first
 /// bytes name a codec, then transcoded when it is UTF-16. Any input but a regular file
 /// (`reopenable`) is live: all of that is then read on a thread of its own ([`Reader::Live`]),

@@ -34,6 +34,24 @@ impl Status {
             Status::Invalid => "invalid",
         }
     }
+
+    /// The status as a stable small integer, for integer columns (numpy, Arrow):
+    /// `Solved` = 0, `Multiple` = 1, `Unsolvable` = 2, `Invalid` = 3. These values are part
+    /// of the library's interface and do not change.
+    ///
+    /// ```
+    /// use sudoku_batch::Status;
+    /// assert_eq!(Status::Solved.code(), 0);
+    /// assert_eq!(Status::Invalid.code(), 3);
+    /// ```
+    pub fn code(self) -> u8 {
+        match self {
+            Status::Solved => 0,
+            Status::Multiple => 1,
+            Status::Unsolvable => 2,
+            Status::Invalid => 3,
+        }
+    }
 }
 
 /// Records counted by status.

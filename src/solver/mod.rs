@@ -139,6 +139,20 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
     }
 }
 
+/// Number of solutions of `puzzle`, counted up to `limit` (at least 1): `0..=limit`, the
+/// [`solve`] count without the solution. `count(p, 2) == 1` means `p` has exactly one
+/// solution; a puzzle whose givens clash has 0.
+///
+/// ```
+/// use sudoku_batch::{count, Grid};
+/// let p = Grid::parse(b"..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9").unwrap();
+/// assert_eq!(count(&p, 2), 1);
+/// assert_eq!(count(&Grid::EMPTY, 5), 5);
+/// ```
+pub fn count(puzzle: &Grid, limit: u32) -> u32 {
+    solve(puzzle, limit).count
+}
+
 impl Search {
     /// Propagates `state` and searches below it, working on it in place (the caller passes
     /// a copy it no longer needs). Returns `true` once the limit is reached.
