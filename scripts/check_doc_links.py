@@ -74,6 +74,9 @@ def main():
         listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "*.md"],
                                 cwd=ROOT, capture_output=True, text=True, check=True)
         files = [ROOT / f for f in listed.stdout.split()]
+    missing = [f for f in files if not f.is_file()]
+    if missing:
+        raise SystemExit("no such file: " + ", ".join(str(f) for f in missing))
     problems = [p for f in files for p in check(f)]
     for p in problems:
         print(p)
