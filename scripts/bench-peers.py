@@ -3,10 +3,13 @@
 ../shared/data, single thread, solver only, in both first-solution and uniqueness mode.
 
 usage: scripts/bench-peers.py [--rounds N] [--min-time S] [--seed N] [--tdoku DIR]
-                              [--shared DIR] [--out FILE] [--peer-target DIR] [--whole-process]
+                              [--shared DIR] [--out FILE] [--csv FILE] [--peer-target DIR]
+                              [--whole-process]
 
-It rewrites a block of BENCHMARKS.md in place (`--out` names another file): commit or stash
-that file first if it has changes of yours. To get tdoku:
+It rewrites a block of BENCHMARKS.md in place (`--out` names another file) and writes the
+table's numbers as data to benches/results/ (`--csv` names another file), with the run's
+date, machine, CPU flags and commit on every row: commit or stash those files first if they
+have changes of yours. To get tdoku:
 `git clone https://github.com/t-dillon/tdoku DIR`, then pass `--tdoku DIR` (the script
 builds it with ../shared/tools/peer-tdoku/build.sh DIR, which needs clang and cmake).
 
@@ -159,11 +162,38 @@ def machine() -> str:
     return f"{cpu} ({os.cpu_count()} cores, {platform.system()})"
 
 
+# The flags that decide which code runs (ours: `solver_kernel` avx512 needs avx512f, popcnt,
+# bmi1 and bmi2; tdoku is built with -march=native), recorded with every table.
+FLAGS = ("sse4_2", "popcnt", "bmi1", "bmi2", "avx2", "avx512f", "avx512bw", "avx512vl")
+RESULTS = ROOT / "benches" / "results"
+
+
+def cpu_flags() -> str:
+    if Path("/proc/cpuinfo").exists():
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                have = set(line.split(":", 1)[1].split())
+                return " ".join(f for f in FLAGS if f in have) or "none"
+    return "unknown"
+
+
+def write_csv(path: Path, header, rows):
+    """The table's numbers as data (benches/results/), one row per dataset, the run's
+    date, machine, CPU flags and commit on every row; BENCHMARKS.md's table is made from it."""
+    import csv
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+    print(f"data: {path}", file=sys.stderr)
+
+
 def table(rows, rounds, command, commit):
     lines = [
         BEGIN,
-        f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on {machine()}, "
-        f"sudoku-batch commit {commit}, "
+        f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on {machine()} "
+        f"(CPU flags: {cpu_flags()}), sudoku-batch commit {commit}, "
         f"median of {rounds} alternating rounds, 1 thread, first solution:",
         "",
         "```sh",
@@ -308,7 +338,33 @@ def three_way(args, shared: Path, data: Path, commit: str, command: str):
                   file=sys.stderr)
     block = three_way_table(rows, args, command, commit)
     write_between_markers(args.out, block, BEGIN3, END3)
+    write_csv(args.csv or RESULTS / "peers-tdoku.csv", THREE_WAY_CSV,
+              three_way_csv_rows(rows, args, commit))
     print(block)
+
+
+THREE_WAY_CSV = ["date_utc", "machine", "cpu_flags", "commit", "rounds", "min_time_s", "seed",
+                 "dataset", "first_ours_per_s", "first_tdoku_per_s", "first_crate_per_s",
+                 "unique_ours_per_s", "unique_tdoku_per_s", "guesses_first_ours",
+                 "guesses_first_tdoku", "guesses_unique_ours", "guesses_unique_tdoku"]
+
+
+def three_way_csv_rows(rows, args, commit):
+    """One CSV row per dataset of the three-way table; a tool not measured is left empty."""
+    stamp = f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M}"
+
+    def rate(med, k):
+        return round(med[k][0]) if k in med and med[k][0] == med[k][0] else ""
+
+    def guesses(med, k):
+        return f"{med[k][1]:.2f}" if k in med and med[k][1] == med[k][1] else ""
+
+    return [[stamp, machine(), cpu_flags(), commit, args.rounds, args.min_time, args.seed, name,
+             rate(med, "ours first"), rate(med, "tdoku first"), rate(med, "crate first"),
+             rate(med, "ours unique"), rate(med, "tdoku unique"), guesses(med, "ours first"),
+             guesses(med, "tdoku first"), guesses(med, "ours unique"),
+             guesses(med, "tdoku unique")]
+            for name, med in rows]
 
 
 def three_way_table(rows, args, command, commit):
@@ -323,8 +379,9 @@ def three_way_table(rows, args, command, commit):
 
     lines = [
         BEGIN3,
-        f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on {machine()}, "
-        f"sudoku-batch commit {commit}, median of {args.rounds} alternating rounds, 1 thread, "
+        f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on {machine()} "
+        f"(CPU flags: {cpu_flags()}), sudoku-batch commit {commit}, median of {args.rounds} "
+        "alternating rounds, 1 thread, "
         f"solver only, the same random isomorphs for all three (seed {args.seed}), "
         f"{args.min_time:g} s per run:",
         "",
@@ -401,6 +458,14 @@ def whole_process(args, data: Path, commit: str, command: str):
                   f"ours {row[5]:,.0f}/CPU s, peer {row[6]:,.0f}/CPU s", file=sys.stderr)
     block = table(rows, args.rounds, command, commit)
     write_between_markers(args.out, block)
+    stamp = f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M}"
+    write_csv(args.csv or RESULTS / "peers-crate-whole-process.csv",
+              ["date_utc", "machine", "cpu_flags", "commit", "rounds", "dataset", "puzzles",
+               "solver_ours_per_s", "solver_peer_per_s", "whole_puzzles", "whole_ours_per_cpu_s",
+               "whole_peer_per_cpu_s", "best_runs_ratio"],
+              [[stamp, machine(), cpu_flags(), commit, args.rounds, name, n, round(a), round(b),
+                big, round(pa), round(pb), f"{best:.2f}"]
+               for name, n, a, b, big, pa, pb, best in rows])
     print(block)
 
 
@@ -442,6 +507,10 @@ def main():
                     help="the Markdown file whose block between the markers is replaced "
                     "(default: the repository's BENCHMARKS.md, rewritten in place; a file "
                     "without the markers gets the block appended)")
+    ap.add_argument("--csv", type=Path, metavar="FILE",
+                    help="where the table's numbers go as CSV (default: "
+                    "benches/results/peers-tdoku.csv, or peers-crate-whole-process.csv with "
+                    "--whole-process)")
     ap.add_argument("--peer-target", type=Path, default=ROOT / "target" / "peer", metavar="DIR",
                     help="cargo target folder for the `sudoku` crate's harness "
                     "(default: target/peer in the repository)")
