@@ -37,6 +37,9 @@ fn main() -> ExitCode {
     // own): the finished prefix is kept and the run exits 130.
     let cancel = Cancel::new();
     if command.cancel_with(&cancel) {
+        // Inputs are memory-mapped unless --no-mmap: a file that shrinks under its map
+        // stops the run with one line instead of killing the process (input::guard).
+        sudoku_batch::input::guard::install();
         if let Err(why) = cli::interrupt::install_handler(cancel) {
             let _ = writeln!(io::stderr(), "sudoku-batch: error: {why}");
             return ExitCode::from(2);

@@ -217,7 +217,11 @@ impl RawRecord {
 pub struct ReadOptions {
     /// What the user said about the layout.
     pub layout: LayoutOptions,
-    /// Memory-map regular files (else read them).
+    /// Memory-map plain regular files (else read them as streams, in bounded blocks).
+    /// Off by default: a map is faster on large files but is guarded against the file
+    /// shrinking under it by a process-wide SIGBUS handler ([`guard`]), installed on the
+    /// first map, which a program embedding the library must opt into. The binary maps
+    /// unless `--no-mmap` is given.
     pub mmap: bool,
     /// Read only this shard of the input (`--shard K/N`); `None` reads all of it.
     pub shard: Option<Shard>,
@@ -242,7 +246,7 @@ impl Default for ReadOptions {
     fn default() -> ReadOptions {
         ReadOptions {
             layout: LayoutOptions::default(),
-            mmap: true,
+            mmap: false,
             shard: None,
             keep_text: false,
             hash: false,
