@@ -21,8 +21,8 @@ pub struct RateArgs {
     /// Seed of the isomorph draws (a rating is comparable only under one seed and K).
     #[arg(long, value_name = "S", default_value = "0", value_parser = super::parse_seed)]
     pub seed: u64,
-    /// Prove uniqueness once, then solve each sample to its first solution: 1.6x faster,
-    /// but noisier ratings, comparable only with other --first ratings.
+    /// Prove uniqueness once, then solve each sample to its first solution: about 1.4x
+    /// faster, but noisier ratings, comparable only with other --first ratings.
     #[arg(long)]
     pub first: bool,
     /// Write the ratings here (`-`: standard output); the extension picks the format (.csv,

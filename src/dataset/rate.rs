@@ -132,8 +132,8 @@ pub enum SampleMode {
     #[default]
     Unique,
     /// Uniqueness is proved once, on the canonical form; each sample stops at its first
-    /// solution (`--first`): 1.6x faster, but the guesses then depend on where the
-    /// solution lies in the tree, so ratings are noisier (README, `rate`).
+    /// solution (`--first`): faster, but the guesses then depend on where the solution
+    /// lies in the tree, so ratings are noisier (docs/GUIDE.md, `rate`).
     First,
 }
 
