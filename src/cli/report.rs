@@ -3,6 +3,7 @@
 use clap::Subcommand;
 
 use sudoku_batch::cmd::merge::MergeConfig;
+use sudoku_batch::cmd::plot::PlotConfig;
 use sudoku_batch::cmd::Command as Run;
 
 use super::output::{empty_path, input_written, not_a_table};
@@ -25,6 +26,17 @@ pub enum ReportCommand {
         #[arg(long)]
         partial: bool,
     },
+    /// Draw SVG charts of reports into a folder: a solve report's latency histogram, a
+    /// verify report's guesses histogram, a bench --export-json export's puzzles/s by
+    /// thread count (STEM-latency.svg, STEM-guesses.svg, STEM-threads.svg).
+    Plot {
+        /// The documents to draw.
+        #[arg(value_name = "REPORT.json", required = true)]
+        inputs: Vec<String>,
+        /// The folder the charts go to (it must exist).
+        #[arg(short = 'o', long = "output", value_name = "DIR")]
+        out_dir: String,
+    },
 }
 
 impl ReportCommand {
@@ -45,6 +57,9 @@ impl ReportCommand {
                     inputs,
                     partial,
                 }))
+            }
+            ReportCommand::Plot { inputs, out_dir } => {
+                Ok(Run::PlotReports(PlotConfig { inputs, out_dir }))
             }
         }
     }

@@ -16,6 +16,7 @@ pub mod classset;
 pub mod dedup;
 pub mod merge;
 pub mod overlap;
+pub mod plot;
 mod rows;
 pub mod solve;
 pub mod verify;
@@ -43,6 +44,8 @@ pub enum Command {
     Bench(BenchConfig),
     /// `report merge`.
     MergeReports(merge::MergeConfig),
+    /// `report plot`.
+    PlotReports(plot::PlotConfig),
     /// `augment`.
     Augment(crate::dataset::augment::AugmentConfig),
     /// `rate`.
@@ -169,6 +172,12 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Overlap(cfg) => {
             let s = overlap::run_overlap(&cfg)?;
             Ok(exit_code(s.interrupted, s.found() > 0))
+        }
+        Command::PlotReports(cfg) => {
+            for path in plot::run_plot(&cfg)? {
+                eprintln!("sudoku-batch: wrote {path}");
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Command::MergeReports(cfg) => {
             let merged = merge::merge_files(&cfg.inputs, cfg.partial)?;

@@ -10,6 +10,7 @@
 //! again from the sums ([`Counts::finish`]).
 
 pub mod merge;
+pub mod plot;
 mod solve;
 
 use std::ops::AddAssign;

@@ -219,6 +219,12 @@ impl Default for Tally {
 }
 
 impl Tally {
+    /// The per-record solve times recorded so far, nanoseconds of wall time, 3 significant
+    /// digits (what `report plot` draws).
+    pub fn histogram(&self) -> &Histogram<u64> {
+        &self.hist
+    }
+
     /// Adds one record that reached the solver: its solve time (ns) and guesses.
     pub fn add(&mut self, solve_ns: u64, guesses: u32) {
         // The histogram grows to fit; should growing ever fail, clamp rather than drop.
