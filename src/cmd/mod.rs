@@ -80,7 +80,7 @@ impl Command {
                 c.cancel = token.clone();
                 return true;
             }
-            Command::MergeReports(_) => return false,
+            Command::MergeReports(_) | Command::PlotReports(_) => return false,
         };
         read.cancel = token.clone();
         true
