@@ -34,6 +34,7 @@ pub mod dataset;
 pub mod engine;
 pub mod export;
 pub mod failure;
+pub mod generate;
 pub mod grid;
 pub mod input;
 pub mod interrupt;

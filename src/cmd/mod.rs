@@ -14,6 +14,7 @@ pub mod bench;
 pub mod canon;
 pub mod classset;
 pub mod dedup;
+pub mod generate;
 pub mod merge;
 pub mod overlap;
 mod rows;
@@ -52,6 +53,12 @@ pub enum Command {
     Dedup(dedup::DedupConfig),
     /// `overlap`.
     Overlap(overlap::OverlapConfig),
+    /// `generate`: the run, and how its input files (`--from-solutions`, `--exclude`) are
+    /// read.
+    Generate(
+        Box<crate::generate::GenerateConfig>,
+        crate::engine::ReadConfig,
+    ),
 }
 
 /// Runs a command and returns the process exit code. `solve`: 0 when every record was
@@ -141,6 +148,11 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             interrupt::install_handler().map_err(anyhow::Error::msg)?;
             let s = overlap::run_overlap(&cfg)?;
             Ok(exit_code(s.interrupted, s.found() > 0))
+        }
+        Command::Generate(cfg, read) => {
+            interrupt::install_handler().map_err(anyhow::Error::msg)?;
+            let s = generate::run(&cfg, &read)?;
+            Ok(exit_code(s.interrupted, !s.complete()))
         }
         Command::MergeReports(cfg) => {
             let merged = merge::merge_files(&cfg.inputs, cfg.partial)?;

@@ -1,0 +1,411 @@
+//! A `generate` run: blocks of candidates on a worker pool, kept in order, written as a
+//! table; progress per bin, the stop at the budget, the summary and the JSON report.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+
+use super::draw::candidate_seed;
+use super::{candidate, Bins, Candidate, Options, Rejected};
+use crate::bench::provenance::Provenance;
+use crate::dataset::TableOutput;
+use crate::input::Shard;
+use crate::output::table::{table_writer, Column, Kind, Value};
+use crate::output::{cannot_write, commit_outputs, write_json, Target};
+use crate::summary::count;
+
+/// Output rows per block: the unit of the quotas, of the budget's shares and of `--shard`.
+/// Part of the output format (a block's candidates are numbered from 0 within it).
+pub const BLOCK: u64 = 100;
+
+/// The output columns: `index` (0-based row of the whole run), `puzzle` and `solution`
+/// (81 digits, `0` = blank), `clues`, `rating` (the `rate` score, empty when not rated),
+/// `bin` (0-based bin of `--rating`, empty without it), `seed` (the candidate's own seed:
+/// the same options and this seed rebuild the row) and `source` (0-based record of the
+/// `--from-solutions` grid, empty for a random grid).
+pub const COLUMNS: &[Column] = &[
+    Column {
+        name: "index",
+        kind: Kind::Int,
+    },
+    Column {
+        name: "puzzle",
+        kind: Kind::Grid,
+    },
+    Column {
+        name: "solution",
+        kind: Kind::Grid,
+    },
+    Column {
+        name: "clues",
+        kind: Kind::Int,
+    },
+    Column {
+        name: "rating",
+        kind: Kind::Float,
+    },
+    Column {
+        name: "bin",
+        kind: Kind::Int,
+    },
+    Column {
+        name: "seed",
+        kind: Kind::Int,
+    },
+    Column {
+        name: "source",
+        kind: Kind::Int,
+    },
+];
+
+/// Everything `generate` needs, validated.
+#[derive(Clone, Debug)]
+pub struct GenerateConfig {
+    /// Rows of the whole (unsharded) run (`-n`).
+    pub count: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// What each puzzle must be (grids and exclusions are filled in by the command).
+    pub options: Options,
+    /// The difficulty target; `None`: no target, puzzles not rated.
+    pub bins: Option<Bins>,
+    /// Candidates the whole run may try; each block may try its share,
+    /// `ceil(budget · rows / count)`.
+    pub budget: u64,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Only these blocks (`--shard K/N`: blocks `floor((K-1)·B/N)..floor(K·B/N)` of `B`).
+    pub shard: Option<Shard>,
+    /// Where the rows go.
+    pub output: TableOutput,
+    /// The JSON report, if asked for.
+    pub report: Option<String>,
+    /// The files of `--exclude`, for the report.
+    pub exclude: Vec<String>,
+    /// Also exclude puzzles whose solution grid is an isomorph of an excluded row's.
+    pub exclude_solutions: bool,
+    /// `--from-solutions`, for the report.
+    pub from_solutions: Option<String>,
+    /// No progress and no summary.
+    pub quiet: bool,
+}
+
+/// One bin's counts.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct BinCount {
+    /// Rows this run (or shard) was to write in the bin.
+    pub target: u64,
+    /// Rows written.
+    pub kept: u64,
+    /// Candidates that passed the filters and fell in the bin (kept or not).
+    pub seen: u64,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct GenerateSummary {
+    /// Rows written.
+    pub rows: u64,
+    /// Rows this run (or shard) was to write.
+    pub target: u64,
+    /// Candidates tried.
+    pub candidates: u64,
+    /// Solver calls over the candidates tried.
+    pub solves: u64,
+    /// Candidates rejected, by reason (in [`Rejected::ALL`]'s order).
+    pub rejected: Vec<(Rejected, u64)>,
+    /// Candidates rated outside every bin.
+    pub outside_bins: u64,
+    /// Per bin (one bin without `--rating`).
+    pub bins: Vec<BinCount>,
+    /// The first block that spent its budget before its quotas were full: the run stopped
+    /// there, with that block's rows so far written.
+    pub stopped_at_block: Option<u64>,
+    /// Ctrl-C stopped the run.
+    pub interrupted: bool,
+    /// Wall-clock seconds of the generation (monotonic clock).
+    pub seconds: f64,
+}
+
+impl GenerateSummary {
+    /// Every bin got its rows.
+    pub fn complete(&self) -> bool {
+        self.rows == self.target
+    }
+}
+
+/// The JSON report: provenance, options, results.
+#[derive(serde::Serialize)]
+struct Report<'a> {
+    provenance: Provenance,
+    command: Vec<String>,
+    count: u64,
+    seed: u64,
+    symmetry: &'static str,
+    minimal: bool,
+    clues: (u32, u32),
+    rating: Option<&'a Bins>,
+    rating_samples: Option<u32>,
+    rating_seed: Option<u64>,
+    budget: u64,
+    threads: usize,
+    shard: Option<Shard>,
+    exclude: &'a [String],
+    exclude_solutions: bool,
+    from_solutions: Option<&'a str>,
+    block_rows: u64,
+    results: &'a GenerateSummary,
+}
+
+/// The blocks of the run (or of its shard).
+fn block_range(cfg: &GenerateConfig) -> std::ops::Range<u64> {
+    let blocks = cfg.count.div_ceil(BLOCK);
+    match cfg.shard {
+        None => 0..blocks,
+        Some(s) => {
+            let at = |k: u32| (u128::from(blocks) * u128::from(k) / u128::from(s.count)) as u64;
+            at(s.index - 1)..at(s.index)
+        }
+    }
+}
+
+/// One block's candidates, kept in order until the quotas are full or the budget is spent.
+struct Block {
+    rows: Vec<(usize, Candidate)>,
+    tried: u64,
+    short: bool,
+}
+
+/// Runs `generate` with `opts` (the config's options with grids and exclusions filled in):
+/// writes the rows, prints progress and a summary on stderr unless quiet, writes the report.
+///
+/// # Errors
+/// An output that cannot be written, worker threads that cannot start.
+pub fn run_generate(cfg: &GenerateConfig, opts: &Options) -> Result<GenerateSummary> {
+    let started = Instant::now();
+    let bins = cfg.bins.clone().unwrap_or_else(Bins::everything);
+    let rated = cfg.bins.is_some();
+    let blocks = block_range(cfg);
+    let mut sum = GenerateSummary {
+        bins: vec![BinCount::default(); bins.bins.len()],
+        rejected: Rejected::ALL.iter().map(|&r| (r, 0)).collect(),
+        ..GenerateSummary::default()
+    };
+    let row_span = |b: u64| (b * BLOCK, ((b + 1) * BLOCK).min(cfg.count));
+    for b in blocks.clone() {
+        let (s, e) = row_span(b);
+        for (c, q) in sum.bins.iter_mut().zip(bins.quotas(s, e)) {
+            c.target += q;
+        }
+    }
+    sum.target = sum.bins.iter().map(|b| b.target).sum();
+    let what = cannot_write(&cfg.output.path, "puzzles");
+    let mut table = Target::create(&cfg.output.path)
+        .and_then(|t| {
+            table_writer(
+                cfg.output.format,
+                t,
+                COLUMNS,
+                cfg.output.parquet_compression,
+            )
+        })
+        .context(what.clone())?;
+    let pool = crate::engine::worker_pool(cfg.threads)?;
+    let chunk = (cfg.threads as u64 * 8).max(16);
+    let mut last_progress = Instant::now();
+    for b in blocks.clone() {
+        let (start, end) = row_span(b);
+        let mut quotas = bins.quotas(start, end);
+        let budget = (u128::from(cfg.budget) * u128::from(end - start))
+            .div_ceil(u128::from(cfg.count.max(1))) as u64;
+        let mut block = Block {
+            rows: Vec::new(),
+            tried: 0,
+            short: false,
+        };
+        let mut left = end - start;
+        while left > 0 && block.tried < budget {
+            if crate::interrupt::requested() {
+                sum.interrupted = true;
+                break;
+            }
+            let (lo, hi) = (block.tried, (block.tried + chunk).min(budget));
+            let found: Vec<Result<Candidate, Rejected>> = pool.install(|| {
+                (lo..hi)
+                    .into_par_iter()
+                    .map(|i| candidate(candidate_seed(cfg.seed, b, i), b * BLOCK + i, opts))
+                    .collect()
+            });
+            for r in found {
+                block.tried += 1;
+                match r {
+                    Err(why) => {
+                        let slot = Rejected::ALL
+                            .iter()
+                            .position(|&x| x == why)
+                            .expect("listed");
+                        sum.rejected[slot].1 += 1;
+                    }
+                    Ok(c) => {
+                        sum.solves += u64::from(c.solves);
+                        let bin = match c.rating {
+                            Some(r) => bins.bin_of(r),
+                            None => Some(0),
+                        };
+                        let Some(bin) = bin else {
+                            sum.outside_bins += 1;
+                            continue;
+                        };
+                        sum.bins[bin].seen += 1;
+                        if quotas[bin] > 0 {
+                            quotas[bin] -= 1;
+                            left -= 1;
+                            block.rows.push((bin, c));
+                        }
+                    }
+                }
+                if left == 0 {
+                    break;
+                }
+            }
+            if !cfg.quiet && last_progress.elapsed() > Duration::from_secs(2) {
+                last_progress = Instant::now();
+                eprintln!(
+                    "sudoku-batch: generate: {}",
+                    progress_line(&sum, b, &block, &bins)
+                );
+            }
+        }
+        block.short = left > 0 && !sum.interrupted;
+        sum.candidates += block.tried;
+        for (pos, (bin, c)) in block.rows.iter().enumerate() {
+            sum.bins[*bin].kept += 1;
+            sum.rows += 1;
+            let int = |n: Option<u64>| n.map_or(Value::Null, Value::Int);
+            table
+                .write_row(&[
+                    Value::Int(start + pos as u64),
+                    Value::Grid(&c.puzzle),
+                    Value::Grid(&c.solution),
+                    Value::Int(u64::from(c.clues)),
+                    c.rating.map_or(Value::Null, Value::Float),
+                    int(rated.then_some(*bin as u64)),
+                    Value::Int(c.seed),
+                    int(c.source),
+                ])
+                .context(what.clone())?;
+        }
+        if block.short {
+            sum.stopped_at_block = Some(b);
+        }
+        if block.short || sum.interrupted {
+            break;
+        }
+    }
+    sum.seconds = started.elapsed().as_secs_f64();
+    let target = table.finish().context(what.clone())?;
+    commit_outputs(vec![(target, what)], ())?;
+    if let Some(path) = &cfg.report {
+        let (samples, rate_seed) = opts.rating.unzip();
+        let report = Report {
+            provenance: Provenance::current(),
+            command: std::env::args().collect(),
+            count: cfg.count,
+            seed: cfg.seed,
+            symmetry: opts.symmetry.name(),
+            minimal: opts.minimal,
+            clues: opts.clues,
+            rating: cfg.bins.as_ref(),
+            rating_samples: samples,
+            rating_seed: rate_seed,
+            budget: cfg.budget,
+            threads: cfg.threads,
+            shard: cfg.shard,
+            exclude: &cfg.exclude,
+            exclude_solutions: cfg.exclude_solutions,
+            from_solutions: cfg.from_solutions.as_deref(),
+            block_rows: BLOCK,
+            results: &sum,
+        };
+        write_json(path, "report", &report)?;
+    }
+    print_summary(cfg, &sum, &bins);
+    Ok(sum)
+}
+
+/// `N of M rows; bin 0 [0, 0.6): a/b, ...; C candidates`.
+fn progress_line(sum: &GenerateSummary, block: u64, current: &Block, bins: &Bins) -> String {
+    let mut kept = sum.bins.iter().map(|b| b.kept).collect::<Vec<_>>();
+    current.rows.iter().for_each(|(bin, _)| kept[*bin] += 1);
+    let per_bin: Vec<String> = (bins.bins.iter().zip(&sum.bins).zip(&kept).enumerate())
+        .map(|(i, ((bin, c), k))| format!("bin {i} {bin}: {k}/{}", c.target))
+        .collect();
+    format!(
+        "{} of {} rows (block {block}); {}; {}",
+        kept.iter().sum::<u64>(),
+        sum.target,
+        per_bin.join(", "),
+        count(sum.candidates + current.tried, "candidate", "candidates")
+    )
+}
+
+/// The summary on stderr: always the stop at the budget, the rest unless quiet.
+fn print_summary(cfg: &GenerateConfig, sum: &GenerateSummary, bins: &Bins) {
+    if let Some(b) = sum.stopped_at_block {
+        let short: Vec<String> = (bins.bins.iter().zip(&sum.bins).enumerate())
+            .filter(|(_, (_, c))| c.kept < c.target)
+            .map(|(i, (bin, c))| format!("bin {i} {bin} has {} of {}", c.kept, c.target))
+            .collect();
+        eprintln!(
+            "sudoku-batch: generate: stopped: block {b} (rows {}..{}) spent its share of \
+             --budget {} before its bins were full; {}; the {} written so far are kept. Raise \
+             --budget, or widen or drop the short bins",
+            b * BLOCK,
+            ((b + 1) * BLOCK).min(cfg.count),
+            cfg.budget,
+            short.join(", "),
+            count(sum.rows, "row", "rows"),
+        );
+    }
+    if cfg.quiet {
+        return;
+    }
+    let rejected: Vec<String> = sum
+        .rejected
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(r, n)| format!("{n} {}", r.as_str()))
+        .collect();
+    eprintln!(
+        "sudoku-batch: generate: {} of {} written{} in {:.2} s; {} tried ({} rejected: {}{})",
+        count(sum.rows, "puzzle", "puzzles"),
+        sum.target,
+        if sum.interrupted {
+            " (interrupted)"
+        } else {
+            ""
+        },
+        sum.seconds,
+        count(sum.candidates, "candidate", "candidates"),
+        sum.rejected.iter().map(|r| r.1).sum::<u64>(),
+        if rejected.is_empty() {
+            "none".to_string()
+        } else {
+            rejected.join(", ")
+        },
+        if cfg.bins.is_some() {
+            format!("; {} rated outside every bin", sum.outside_bins)
+        } else {
+            String::new()
+        }
+    );
+    if cfg.bins.is_some() {
+        for (i, (bin, c)) in bins.bins.iter().zip(&sum.bins).enumerate() {
+            eprintln!(
+                "sudoku-batch: generate: bin {i} {bin}: {} of {} ({} candidates fell in it)",
+                c.kept, c.target, c.seen
+            );
+        }
+    }
+}
