@@ -11,9 +11,13 @@
 //! way has more givens than the one tested), so the group is removed with one solve; when
 //! it does not, the group is halved. This gives exactly the puzzle of the one-at-a-time pass
 //! with fewer solves: groups grow while removals succeed (the first half of the pass) and
-//! shrink to single orbits where most fail.
+//! shrink to single orbits where most fail. A failed test whose solver returned a solution
+//! other than the grid's keeps it as a [`Witness`]: a later test whose blanks cover the
+//! cells where the two differ fails without a solve.
 //!
-//! [`is_minimal`] checks a finished puzzle given by given, against the puzzle itself: what
+//! [`is_minimal_with`] checks the finished puzzle given by given, against the puzzle
+//! itself: each given is shown needed by a second solution of the puzzle without it (a
+//! witness, checked complete, valid and keeping the other givens) or by a solve. What
 //! `--minimal` keeps is checked, not inferred from the pass.
 
 use crate::grid::Grid;
@@ -22,20 +26,78 @@ use crate::solver::solve;
 /// Largest group of orbits removed with one solve.
 const MAX_GROUP: usize = 16;
 
+/// The group the pass starts with: the first removals from a full grid almost always keep
+/// it unique.
+const FIRST_GROUP: usize = 32;
+
+/// A second solution that a failed test found: it agrees with the solution outside
+/// `diff`, so every puzzle whose blanks cover `diff` has it as a solution too, and is not
+/// unique. Later tests and the minimality check use it instead of a solve.
+#[derive(Clone, Copy, Debug)]
+pub struct Witness {
+    /// Cells (bit `i` = cell `i`) where `grid` differs from the solution.
+    pub diff: u128,
+    /// The other solution.
+    pub grid: Grid,
+}
+
+/// A dug puzzle and what digging it took.
+#[derive(Clone, Debug)]
+pub struct Dug {
+    /// The puzzle: unique, every orbit tried once.
+    pub puzzle: Grid,
+    /// Solver calls made.
+    pub solves: u32,
+    /// Second solutions the failed tests found.
+    pub witnesses: Vec<Witness>,
+}
+
+/// Bit mask of the blank cells of `g`.
+fn blanks(g: &Grid) -> u128 {
+    (0..81).filter(|&c| g.0[c] == 0).fold(0, |m, c| m | 1 << c)
+}
+
 /// Whether `puzzle` has exactly one solution (our solver, counting to 2).
 pub fn is_unique(puzzle: &Grid) -> bool {
     solve(puzzle, 2).count == 1
 }
 
+impl Dug {
+    /// Whether `trial` (some of `solution`'s givens) is unique: false at once when a known
+    /// witness solves it, else by a solve, whose second solution, if the solver returned it,
+    /// is kept as a witness.
+    fn unique(&mut self, trial: &Grid, solution: &Grid) -> bool {
+        let blank = blanks(trial);
+        if self.witnesses.iter().any(|w| w.diff & !blank == 0) {
+            return false;
+        }
+        self.solves += 1;
+        let found = solve(trial, 2);
+        if found.count == 1 {
+            return true;
+        }
+        if let Some(g) = found.grid.filter(|g| g != solution) {
+            let diff = (0..81)
+                .filter(|&c| g.0[c] != solution.0[c])
+                .fold(0, |m, c| m | 1u128 << c);
+            self.witnesses.push(Witness { diff, grid: g });
+        }
+        false
+    }
+}
+
 /// Removes from `solution` the orbits of `order`, in that order, each when the puzzle
-/// stays unique without it and keeps at least `min_clues` givens (see the module docs);
-/// returns the puzzle and the solves it took. `order`: orbits of cells (0-based,
-/// row-major) that partition some of the cells; cells in no orbit stay given.
-pub fn dig(solution: &Grid, order: &[&[u8]], min_clues: u32) -> (Grid, u32) {
-    let mut puzzle = *solution;
-    let mut clues = puzzle.clues();
-    let mut solves = 0;
-    let mut group = 1;
+/// stays unique without it and keeps at least `min_clues` givens (see the module docs).
+/// `order`: orbits of cells (0-based, row-major) that partition some of the cells; cells
+/// in no orbit stay given.
+pub fn dig(solution: &Grid, order: &[&[u8]], min_clues: u32) -> Dug {
+    let mut dug = Dug {
+        puzzle: *solution,
+        solves: 0,
+        witnesses: Vec::new(),
+    };
+    let mut clues = solution.clues();
+    let mut group = FIRST_GROUP;
     let mut i = 0;
     while i < order.len() {
         // The longest prefix of the next `group` orbits that keeps `min_clues` givens.
@@ -52,13 +114,12 @@ pub fn dig(solution: &Grid, order: &[&[u8]], min_clues: u32) -> (Grid, u32) {
             i += 1;
             continue;
         }
-        let mut trial = puzzle;
+        let mut trial = dug.puzzle;
         for orbit in &order[i..i + take] {
             orbit.iter().for_each(|&c| trial.0[usize::from(c)] = 0);
         }
-        solves += 1;
-        if is_unique(&trial) {
-            puzzle = trial;
+        if dug.unique(&trial, solution) {
+            dug.puzzle = trial;
             clues -= removed;
             i += take;
             group = (group * 2).min(MAX_GROUP);
@@ -69,7 +130,7 @@ pub fn dig(solution: &Grid, order: &[&[u8]], min_clues: u32) -> (Grid, u32) {
             group = take / 2;
         }
     }
-    (puzzle, solves)
+    dug
 }
 
 /// The first given (0-based cell) whose removal leaves `puzzle` unique, or `None` when
@@ -86,6 +147,34 @@ pub fn removable_given(puzzle: &Grid) -> Option<usize> {
 /// puzzle staying unique (each given checked on this puzzle).
 pub fn is_minimal(puzzle: &Grid) -> bool {
     removable_given(puzzle).is_none()
+}
+
+/// [`is_minimal`] for a puzzle dug from `solution`, with the witnesses of its dig: a
+/// given is shown needed by a witness that is checked to be a second solution of the
+/// puzzle without it (complete, valid, keeping every other given, not `solution`), else by
+/// a solve. Returns the answer and the solves made.
+pub fn is_minimal_with(puzzle: &Grid, solution: &Grid, witnesses: &[Witness]) -> (bool, u32) {
+    let mut solves = 0;
+    let blank = blanks(puzzle);
+    for c in (0..81).filter(|&c| puzzle.0[c] != 0) {
+        let mut less = *puzzle;
+        less.0[c] = 0;
+        let open = blank | 1 << c;
+        let shown = witnesses.iter().any(|w| {
+            w.diff & !open == 0
+                && w.grid != *solution
+                && w.grid.is_complete_valid()
+                && w.grid.keeps_givens(&less)
+        });
+        if shown {
+            continue;
+        }
+        solves += 1;
+        if is_unique(&less) {
+            return (false, solves);
+        }
+    }
+    (true, solves)
 }
 
 #[cfg(test)]
@@ -125,7 +214,8 @@ mod tests {
             let orbits = sym.orbits();
             let mut order: Vec<&[u8]> = orbits.iter().map(Vec::as_slice).collect();
             draw.shuffle(&mut order);
-            let (p, solves) = dig(&solution, &order, min);
+            let dug = dig(&solution, &order, min);
+            let (p, solves) = (dug.puzzle, dug.solves);
             assert_eq!(p, one_at_a_time(&solution, &order, min), "seed {seed}");
             if sym == Symmetry::None {
                 // Groups save solves where the one-at-a-time pass makes one per cell.
@@ -135,6 +225,7 @@ mod tests {
             assert!(solution.keeps_givens(&p));
             if min == 0 && sym == Symmetry::None {
                 assert!(is_minimal(&p));
+                assert_eq!(is_minimal_with(&p, &solution, &dug.witnesses).0, true);
             }
         }
     }

@@ -171,14 +171,16 @@ pub fn candidate(seed: u64, ordinal: u64, opts: &Options) -> Result<Candidate, R
     let mut order: Vec<&[u8]> = orbits.iter().map(Vec::as_slice).collect();
     draw.shuffle(&mut order);
     let (min, max) = opts.clues;
-    let (puzzle, mut solves) = dig::dig(&solution, &order, if opts.minimal { 0 } else { min });
+    let dug = dig::dig(&solution, &order, if opts.minimal { 0 } else { min });
+    let (puzzle, mut solves) = (dug.puzzle, dug.solves);
     let clues = puzzle.clues();
     if clues > max || clues < min {
         return Err(Rejected::Clues);
     }
     if opts.minimal {
-        solves += clues;
-        if !dig::is_minimal(&puzzle) {
+        let (minimal, checks) = dig::is_minimal_with(&puzzle, &solution, &dug.witnesses);
+        solves += checks;
+        if !minimal {
             return Err(Rejected::NotMinimal);
         }
     }

@@ -378,7 +378,8 @@ fn print_summary(cfg: &GenerateConfig, sum: &GenerateSummary, bins: &Bins) {
         .map(|(r, n)| format!("{n} {}", r.as_str()))
         .collect();
     eprintln!(
-        "sudoku-batch: generate: {} of {} written{} in {:.2} s; {} tried ({} rejected: {}{})",
+        "sudoku-batch: generate: {} of {} written{} in {:.2} s ({:.1} solver calls a \
+         puzzle); {} tried ({} rejected: {}{})",
         count(sum.rows, "puzzle", "puzzles"),
         sum.target,
         if sum.interrupted {
@@ -387,6 +388,7 @@ fn print_summary(cfg: &GenerateConfig, sum: &GenerateSummary, bins: &Bins) {
             ""
         },
         sum.seconds,
+        sum.solves as f64 / sum.bins.iter().map(|b| b.seen).sum::<u64>().max(1) as f64,
         count(sum.candidates, "candidate", "candidates"),
         sum.rejected.iter().map(|r| r.1).sum::<u64>(),
         if rejected.is_empty() {
