@@ -38,7 +38,7 @@ use draw::Draw;
 use symmetry::Symmetry;
 
 pub use bins::{Bin, Bins};
-pub use run::{run_generate, GenerateConfig, GenerateSummary};
+pub use run::{generate, generate_rows, run_generate, GenerateConfig, GenerateSummary, Row};
 
 /// Canonical forms a generated puzzle must not have: `--exclude`'s files, read by the
 /// caller (the command reads them with `overlap`'s keys).

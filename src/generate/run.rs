@@ -172,20 +172,37 @@ fn block_range(cfg: &GenerateConfig) -> std::ops::Range<u64> {
 
 /// One block's candidates, kept in order until the quotas are full or the budget is spent.
 struct Block {
-    rows: Vec<(usize, Candidate)>,
+    rows: Vec<Row>,
     tried: u64,
-    short: bool,
 }
 
-/// Runs `generate` with `opts` (the config's options with grids and exclusions filled in):
-/// writes the rows, prints progress and a summary on stderr unless quiet, writes the report.
+/// One output row.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Row {
+    /// 0-based row of the whole run: `BLOCK · block + position`.
+    pub index: u64,
+    /// 0-based bin of `--rating` (0 without it).
+    pub bin: usize,
+    /// The puzzle, its solution and what else the row holds.
+    pub candidate: Candidate,
+}
+
+/// Runs the blocks of `cfg` (its `output` and `report` unused) with `opts` (the config's
+/// options with grids and exclusions filled in) on `cfg.threads` workers, and hands each
+/// block's rows to `emit`, in order; prints progress per bin every 2 s unless quiet. The
+/// summary's `seconds` is left at 0.
 ///
 /// # Errors
-/// An output that cannot be written, worker threads that cannot start.
-pub fn run_generate(cfg: &GenerateConfig, opts: &Options) -> Result<GenerateSummary> {
-    let started = Instant::now();
+/// The first error of `emit`; worker threads that cannot start.
+pub fn generate_rows<F>(
+    cfg: &GenerateConfig,
+    opts: &Options,
+    mut emit: F,
+) -> Result<GenerateSummary>
+where
+    F: FnMut(&[Row]) -> Result<()>,
+{
     let bins = cfg.bins.clone().unwrap_or_else(Bins::everything);
-    let rated = cfg.bins.is_some();
     let blocks = block_range(cfg);
     let mut sum = GenerateSummary {
         bins: vec![BinCount::default(); bins.bins.len()],
@@ -200,21 +217,10 @@ pub fn run_generate(cfg: &GenerateConfig, opts: &Options) -> Result<GenerateSumm
         }
     }
     sum.target = sum.bins.iter().map(|b| b.target).sum();
-    let what = cannot_write(&cfg.output.path, "puzzles");
-    let mut table = Target::create(&cfg.output.path)
-        .and_then(|t| {
-            table_writer(
-                cfg.output.format,
-                t,
-                COLUMNS,
-                cfg.output.parquet_compression,
-            )
-        })
-        .context(what.clone())?;
     let pool = crate::engine::worker_pool(cfg.threads)?;
     let chunk = (cfg.threads as u64 * 8).max(16);
     let mut last_progress = Instant::now();
-    for b in blocks.clone() {
+    for b in blocks {
         let (start, end) = row_span(b);
         let mut quotas = bins.quotas(start, end);
         let budget = (u128::from(cfg.budget) * u128::from(end - start))
@@ -222,7 +228,6 @@ pub fn run_generate(cfg: &GenerateConfig, opts: &Options) -> Result<GenerateSumm
         let mut block = Block {
             rows: Vec::new(),
             tried: 0,
-            short: false,
         };
         let mut left = end - start;
         while left > 0 && block.tried < budget {
@@ -261,7 +266,12 @@ pub fn run_generate(cfg: &GenerateConfig, opts: &Options) -> Result<GenerateSumm
                         if quotas[bin] > 0 {
                             quotas[bin] -= 1;
                             left -= 1;
-                            block.rows.push((bin, c));
+                            let index = start + block.rows.len() as u64;
+                            block.rows.push(Row {
+                                index,
+                                bin,
+                                candidate: c,
+                            });
                         }
                     }
                 }
@@ -277,15 +287,65 @@ pub fn run_generate(cfg: &GenerateConfig, opts: &Options) -> Result<GenerateSumm
                 );
             }
         }
-        block.short = left > 0 && !sum.interrupted;
         sum.candidates += block.tried;
-        for (pos, (bin, c)) in block.rows.iter().enumerate() {
-            sum.bins[*bin].kept += 1;
-            sum.rows += 1;
+        for row in &block.rows {
+            sum.bins[row.bin].kept += 1;
+        }
+        sum.rows += block.rows.len() as u64;
+        emit(&block.rows)?;
+        if left > 0 && !sum.interrupted {
+            sum.stopped_at_block = Some(b);
+        }
+        if sum.stopped_at_block.is_some() || sum.interrupted {
+            break;
+        }
+    }
+    Ok(sum)
+}
+
+/// [`generate_rows`] into memory: every row, in order, and the summary.
+///
+/// # Errors
+/// Worker threads that cannot start.
+pub fn generate(cfg: &GenerateConfig, opts: &Options) -> Result<(Vec<Row>, GenerateSummary)> {
+    let mut rows = Vec::new();
+    let sum = generate_rows(cfg, opts, |block| {
+        rows.extend_from_slice(block);
+        Ok(())
+    })?;
+    Ok((rows, sum))
+}
+
+/// Runs `generate` with `opts` (the config's options with grids and exclusions filled in):
+/// writes the rows, prints progress and a summary on stderr unless quiet, writes the report.
+///
+/// # Errors
+/// An output that cannot be written, worker threads that cannot start.
+pub fn run_generate(cfg: &GenerateConfig, opts: &Options) -> Result<GenerateSummary> {
+    let started = Instant::now();
+    let rated = cfg.bins.is_some();
+    let what = cannot_write(&cfg.output.path, "puzzles");
+    let mut table = Target::create(&cfg.output.path)
+        .and_then(|t| {
+            table_writer(
+                cfg.output.format,
+                t,
+                COLUMNS,
+                cfg.output.parquet_compression,
+            )
+        })
+        .context(what.clone())?;
+    let mut sum = generate_rows(cfg, opts, |rows| {
+        for Row {
+            index,
+            bin,
+            candidate: c,
+        } in rows
+        {
             let int = |n: Option<u64>| n.map_or(Value::Null, Value::Int);
             table
                 .write_row(&[
-                    Value::Int(start + pos as u64),
+                    Value::Int(*index),
                     Value::Grid(&c.puzzle),
                     Value::Grid(&c.solution),
                     Value::Int(u64::from(c.clues)),
@@ -296,13 +356,8 @@ pub fn run_generate(cfg: &GenerateConfig, opts: &Options) -> Result<GenerateSumm
                 ])
                 .context(what.clone())?;
         }
-        if block.short {
-            sum.stopped_at_block = Some(b);
-        }
-        if block.short || sum.interrupted {
-            break;
-        }
-    }
+        Ok(())
+    })?;
     sum.seconds = started.elapsed().as_secs_f64();
     let target = table.finish().context(what.clone())?;
     commit_outputs(vec![(target, what)], ())?;
@@ -330,14 +385,14 @@ pub fn run_generate(cfg: &GenerateConfig, opts: &Options) -> Result<GenerateSumm
         };
         write_json(path, "report", &report)?;
     }
-    print_summary(cfg, &sum, &bins);
+    print_summary(cfg, &sum);
     Ok(sum)
 }
 
 /// `N of M rows; bin 0 [0, 0.6): a/b, ...; C candidates`.
 fn progress_line(sum: &GenerateSummary, block: u64, current: &Block, bins: &Bins) -> String {
     let mut kept = sum.bins.iter().map(|b| b.kept).collect::<Vec<_>>();
-    current.rows.iter().for_each(|(bin, _)| kept[*bin] += 1);
+    current.rows.iter().for_each(|r| kept[r.bin] += 1);
     let per_bin: Vec<String> = (bins.bins.iter().zip(&sum.bins).zip(&kept).enumerate())
         .map(|(i, ((bin, c), k))| format!("bin {i} {bin}: {k}/{}", c.target))
         .collect();
@@ -351,7 +406,8 @@ fn progress_line(sum: &GenerateSummary, block: u64, current: &Block, bins: &Bins
 }
 
 /// The summary on stderr: always the stop at the budget, the rest unless quiet.
-fn print_summary(cfg: &GenerateConfig, sum: &GenerateSummary, bins: &Bins) {
+fn print_summary(cfg: &GenerateConfig, sum: &GenerateSummary) {
+    let bins = cfg.bins.clone().unwrap_or_else(Bins::everything);
     if let Some(b) = sum.stopped_at_block {
         let short: Vec<String> = (bins.bins.iter().zip(&sum.bins).enumerate())
             .filter(|(_, (_, c))| c.kept < c.target)
@@ -408,6 +464,55 @@ fn print_summary(cfg: &GenerateConfig, sum: &GenerateSummary, bins: &Bins) {
                 "sudoku-batch: generate: bin {i} {bin}: {} of {} ({} candidates fell in it)",
                 c.kept, c.target, c.seen
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(threads: usize, shard: Option<Shard>) -> GenerateConfig {
+        GenerateConfig {
+            count: 250,
+            seed: 11,
+            options: Options::default(),
+            bins: Some(Bins::parse("0,0.5,inf").expect("a spec")),
+            budget: 100_000,
+            threads,
+            shard,
+            output: TableOutput::new("-".into(), None),
+            report: None,
+            exclude: Vec::new(),
+            exclude_solutions: false,
+            from_solutions: None,
+            quiet: true,
+        }
+    }
+
+    #[test]
+    fn rows_do_not_depend_on_threads_and_shards_cover_the_run() {
+        let mut opts = Options::default();
+        opts.rating = Some((4, 0));
+        let (one, sum) = generate(&config(1, None), &opts).unwrap();
+        assert!(sum.complete());
+        assert_eq!(one.len(), 250);
+        assert_eq!(one, generate(&config(3, None), &opts).unwrap().0);
+        let parts: Vec<Row> = (1..=2)
+            .flat_map(|index| {
+                let shard = Shard { index, count: 2 };
+                generate(&config(2, Some(shard)), &opts).unwrap().0
+            })
+            .collect();
+        assert_eq!(parts, one);
+        let indices: Vec<u64> = one.iter().map(|r| r.index).collect();
+        assert_eq!(indices, (0..250).collect::<Vec<_>>());
+        // 125 a bin, each rating inside its bin.
+        let low = one.iter().filter(|r| r.bin == 0).count();
+        assert_eq!(low, 125);
+        for r in &one {
+            let rating = r.candidate.rating.unwrap();
+            assert_eq!(r.bin, usize::from(rating >= 0.5), "{r:?}");
         }
     }
 }
