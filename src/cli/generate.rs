@@ -100,7 +100,7 @@ fn parse_symmetry(text: &str) -> Result<Symmetry, String> {
 
 /// Parses `--clues`: `MIN..MAX` or `N`, with 17 <= MIN <= MAX <= 81.
 fn parse_clues(text: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("expected MIN..MAX or N, whole numbers from 17 to 81 (e.g. 22..30)");
+    let bad = || "expected MIN..MAX or N, whole numbers from 17 to 81 (e.g. 22..30)".to_string();
     let num = |t: &str| t.trim().parse::<u32>().map_err(|_| bad());
     let (min, max) = match text.split_once("..") {
         Some((a, b)) => (num(a)?, num(b.strip_prefix('=').unwrap_or(b))?),

@@ -492,8 +492,10 @@ mod tests {
 
     #[test]
     fn rows_do_not_depend_on_threads_and_shards_cover_the_run() {
-        let mut opts = Options::default();
-        opts.rating = Some((4, 0));
+        let opts = Options {
+            rating: Some((4, 0)),
+            ..Options::default()
+        };
         let (one, sum) = generate(&config(1, None), &opts).unwrap();
         assert!(sum.complete());
         assert_eq!(one.len(), 250);
