@@ -126,20 +126,18 @@ impl Bins {
                 "equal bins up to inf: give a finite top, or edges ending in inf".into(),
             ));
         }
-        let width = (hi - lo) / n as f64;
+        // Edge `i` as `lo + (hi - lo) · i / n`, so `3` bins over 0..3 end at 1 and 2, and
+        // 5 at 0.6, 1.2, 1.8 (not 1.7999999999999998).
+        let edge = |i: usize| lo + (hi - lo) * i as f64 / n as f64;
         let rows = (0..n)
             .map(|i| {
-                let top = if i + 1 == n {
-                    hi
-                } else {
-                    lo + width * (i + 1) as f64
-                };
+                let top = if i + 1 == n { hi } else { edge(i + 1) };
                 let top = if i + 1 == n && open {
                     f64::INFINITY
                 } else {
                     top
                 };
-                (lo + width * i as f64, top, 1.0)
+                (edge(i), top, 1.0)
             })
             .collect();
         Bins::weighted(rows)
@@ -253,6 +251,8 @@ mod tests {
         let b = Bins::parse("3").unwrap();
         assert_eq!(b.bins.len(), 3);
         assert_eq!((b.bins[0].lo, b.bins[0].hi), (0.0, 1.0));
+        let five = Bins::parse("5").unwrap();
+        assert_eq!(five.bins[3].lo.to_string(), "1.8");
         assert_eq!(b.bins[2].hi, f64::INFINITY);
         assert_eq!(b.bin_of(0.0), Some(0));
         assert_eq!(b.bin_of(1.0), Some(1));
