@@ -323,6 +323,8 @@ pub fn generate(cfg: &GenerateConfig, opts: &Options) -> Result<(Vec<Row>, Gener
 /// An output that cannot be written, worker threads that cannot start.
 pub fn run_generate(cfg: &GenerateConfig, opts: &Options) -> Result<GenerateSummary> {
     let started = Instant::now();
+    // The load average before the run, beside the one after it.
+    let mut provenance = Provenance::current();
     let rated = cfg.bins.is_some();
     let what = cannot_write(&cfg.output.path, "puzzles");
     let mut table = Target::create(&cfg.output.path)
@@ -363,8 +365,9 @@ pub fn run_generate(cfg: &GenerateConfig, opts: &Options) -> Result<GenerateSumm
     commit_outputs(vec![(target, what)], ())?;
     if let Some(path) = &cfg.report {
         let (samples, rate_seed) = opts.rating.unzip();
+        provenance.finish();
         let report = Report {
-            provenance: Provenance::current(),
+            provenance,
             command: std::env::args().collect(),
             count: cfg.count,
             seed: cfg.seed,
