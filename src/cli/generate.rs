@@ -38,7 +38,7 @@ pub struct GenerateArgs {
     /// rows; equal counts per bin unless weighted. Each row gets its rating and bin.
     #[arg(long, value_name = "BIN_SPEC")]
     pub rating: Option<String>,
-    /// With --rating: isomorphs solved per rating, as `rate --samples`.
+    /// With --rating: isomorphs solved per rating, as `rate --samples` [default: 10].
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub samples: Option<u32>,
     /// With --rating: the seed of the rating's isomorphs, as `rate --seed` [default: 0].
