@@ -438,7 +438,7 @@ fn print_summary(cfg: &GenerateConfig, sum: &GenerateSummary) {
         .collect();
     eprintln!(
         "sudoku-batch: generate: {} of {} written{} in {:.2} s ({:.1} solver calls a \
-         puzzle); {} tried ({} rejected: {}{})",
+         puzzle that passed the filters); {} tried ({} rejected: {}{})",
         count(sum.rows, "puzzle", "puzzles"),
         sum.target,
         if sum.interrupted {
