@@ -10,7 +10,7 @@
 //!    each while the puzzle stays unique ([`dig`]); with `--clues MIN..MAX` removal stops at
 //!    `MIN` givens (without `--minimal`) and a puzzle above `MAX` is rejected;
 //! 3. filters: with `--minimal` every given is checked non-removable on the finished puzzle
-//!    ([`dig::is_minimal`]); with `--exclude` the puzzle's canonical form (and with
+//!    ([`dig::is_minimal_with`]: a second solution without it, checked, or a solve); with `--exclude` the puzzle's canonical form (and with
 //!    `--exclude-solutions` its solution grid's) must not be one of the excluded files';
 //! 4. with `--rating`, the puzzle's `rate` score ([`crate::dataset::rate::sample_guesses`]).
 //!
