@@ -96,7 +96,7 @@ const MAX_CYCLE: usize = 6;
 /// in both rows, so swapping the two rows there gives another valid grid (each column and
 /// box keeps its digits): a puzzle with all those cells blank is not unique. A 2-cycle is
 /// the four-cell rectangle, the commonest reason a late removal fails. The same for two
-/// columns of one stack. Cycles up to [`MAX_CYCLE`] long.
+/// columns of one stack. Cycles up to 6 long (the private `MAX_CYCLE`).
 pub fn two_line_sets(solution: &Grid) -> Vec<Witness> {
     let mut found = Vec::new();
     // Cell (line, k) of rows (`by_row`) or of columns.
