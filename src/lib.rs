@@ -58,6 +58,7 @@ pub mod dataset;
 pub mod engine;
 pub mod export;
 pub mod failure;
+pub mod generate;
 pub mod grid;
 pub mod input;
 pub mod isomorph;

@@ -13,6 +13,7 @@ mod augment;
 mod bench;
 mod canon;
 mod dedup;
+mod generate;
 mod input;
 pub mod interrupt;
 mod output;
@@ -26,6 +27,7 @@ use augment::AugmentArgs;
 use bench::BenchArgs;
 use canon::CanonArgs;
 use dedup::DedupArgs;
+use generate::GenerateArgs;
 use overlap::OverlapArgs;
 use rate::RateArgs;
 use report::ReportCommand;
@@ -71,6 +73,7 @@ impl Cli {
             Command::Canon(args) => Run::Canon(args.into_config()?),
             Command::Dedup(args) => Run::Dedup(args.into_config()?),
             Command::Overlap(args) => Run::Overlap(args.into_config()?),
+            Command::Generate(args) => args.into_command()?,
             Command::Report(command) => command.into_command()?,
         })
     }
@@ -99,6 +102,10 @@ pub enum Command {
     /// Rate every puzzle's difficulty the same for all its isomorphs, as
     /// record,input,line,clues,status,singles_only,rating,guesses_min,guesses_median,guesses_max.
     Rate(RateArgs),
+    /// Generate puzzles with exactly one solution, optionally minimal, symmetric, within a
+    /// range of givens, to a difficulty distribution, never an isomorph of --exclude's:
+    /// index,puzzle,solution,clues,rating,bin,seed,source.
+    Generate(GenerateArgs),
     /// Work with JSON reports.
     #[command(subcommand)]
     Report(ReportCommand),

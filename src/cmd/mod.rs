@@ -14,6 +14,7 @@ pub mod bench;
 pub mod canon;
 pub mod classset;
 pub mod dedup;
+pub mod generate;
 pub mod merge;
 pub mod overlap;
 pub mod plot;
@@ -56,6 +57,12 @@ pub enum Command {
     Dedup(dedup::DedupConfig),
     /// `overlap`.
     Overlap(overlap::OverlapConfig),
+    /// `generate`: the run, and how its input files (`--from-solutions`, `--exclude`) are
+    /// read.
+    Generate(
+        Box<crate::generate::GenerateConfig>,
+        crate::engine::ReadConfig,
+    ),
 }
 
 impl Command {
@@ -72,6 +79,7 @@ impl Command {
             Command::Rate(c) => &mut c.read,
             Command::Canon(c) => &mut c.read,
             Command::Dedup(c) => &mut c.read,
+            Command::Generate(_, read) => read,
             Command::Overlap(c) => {
                 c.test.cancel = token.clone();
                 &mut c.train
@@ -178,6 +186,10 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 eprintln!("sudoku-batch: wrote {path}");
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Generate(cfg, read) => {
+            let s = generate::run(&cfg, &read)?;
+            Ok(exit_code(s.interrupted, !s.complete()))
         }
         Command::MergeReports(cfg) => {
             let merged = merge::merge_files(&cfg.inputs, cfg.partial)?;

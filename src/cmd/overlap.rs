@@ -85,8 +85,10 @@ impl OverlapSummary {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Keys {
     exact: Key,
-    form: Key,
-    solution: Option<Key>,
+    /// The key of the canonical form (`generate --exclude` keeps these out).
+    pub(crate) form: Key,
+    /// The key of the solution grid's canonical form, when asked for and known.
+    pub(crate) solution: Option<Key>,
 }
 
 /// A train row: input index and 1-based line.
