@@ -111,7 +111,7 @@ pub enum Command {
 pub fn error_line(e: &clap::Error, args: &[std::ffi::OsString]) -> String {
     let first_arg = args.get(1).map(std::ffi::OsString::as_os_str);
     if e.kind() == clap::error::ErrorKind::InvalidUtf8 {
-        // Trial 11, finding 9: clap's "invalid UTF-8 was detected in one or more arguments"
+        // Clap's "invalid UTF-8 was detected in one or more arguments"
         // named none of them.
         if let Some(line) = not_utf8(args) {
             return line;
