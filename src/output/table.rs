@@ -171,7 +171,7 @@ impl TableFormat {
 /// A data format that this tool does not write, named by an output's extension (`.npy`,
 /// `.json`, `.pq`, `.feather`, `.arrow`, `.h5`, `.hdf5`, `.xlsx`, `.xls`, `.pkl`, `.pickle`,
 /// case-insensitive): what it is, and the nearest [`TableFormat`] that the tool writes, when
-/// there is one. An output under such a name would silently hold CSV (trial 4, problem 4),
+/// there is one. An output under such a name would silently hold CSV,
 /// so [`Target::create`] refuses it. `None` for every other name.
 pub fn unwritten_format(path: &str) -> Option<(&'static str, Option<TableFormat>)> {
     let ext = std::path::Path::new(path).extension()?.to_str()?;
