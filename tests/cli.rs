@@ -386,7 +386,7 @@ fn an_output_that_is_standard_output_beside_dash_is_refused() {
 
 #[test]
 fn an_output_on_standard_output_or_error_keeps_what_the_file_held() {
-    // Trial 11, finding 1: `--stats /dev/stdout >> log 2>&1` reopened the log with O_TRUNC,
+    // `--stats /dev/stdout >> log 2>&1` reopened the log with O_TRUNC,
     // wiping what it held, and the summary on stderr then overwrote the start of the
     // output. Written through the shared descriptor, the log keeps its old line, the whole
     // output and the summary.
@@ -594,7 +594,7 @@ fn misspelt_commands_and_flags_get_a_suggestion() {
     }
 }
 
-/// Trial 9, finding 10: `verify -o FILE` got clap's "to pass '-o' as a value, use '-- -o'";
+/// `verify -o FILE` got clap's "to pass '-o' as a value, use '-- -o'";
 /// it now points to the flags that do write files.
 #[test]
 fn verify_with_an_output_points_to_rejects_and_report() {
@@ -764,7 +764,7 @@ fn help_texts_say_what_the_guide_says() {
     for cmd in ["verify", "augment"] {
         assert!(help(cmd).contains("else found by content"), "{cmd}");
     }
-    // Trial 4, problem 8: every INPUT help said "lines or CSV", though all read JSON Lines
+    // Every INPUT help said "lines or CSV", though all read JSON Lines
     // and Parquet too; the manual's input tables said the same.
     let inputs = "lines of 81 cells, a CSV dataset, JSON Lines or Parquet";
     for cmd in [
@@ -777,7 +777,7 @@ fn help_texts_say_what_the_guide_says() {
     let overlap = help("overlap");
     assert!(overlap.contains("Train inputs (lines, CSV, JSON Lines or Parquet)"));
     assert!(overlap.contains("Test inputs (lines, CSV, JSON Lines or Parquet)"));
-    // Trial 11, finding 9: overlap's --solution-column was "CSV solution column for
+    // Overlap's --solution-column was "CSV solution column for
     // --by-solution", though JSON Lines and Parquet take it, by content too, and it is
     // checked without --by-solution.
     let solution = overlap

@@ -328,7 +328,7 @@ fn parquet_categories_reals_and_dates_are_copied() {
     assert_eq!(code, Some(1));
 }
 
-/// Trial 7: an int64 puzzle column (the digits lost: no whole number holds 81) gave
+/// An int64 puzzle column (the digits lost: no whole number holds 81) gave
 /// `1 character, expected 81` on every row; it is one fatal error naming the column and
 /// its type.
 #[test]
