@@ -249,7 +249,7 @@ fn rows_that_cannot_be_augmented_are_skipped_and_counted_or_kept_bare() {
     let sources: Vec<u64> = rows.iter().map(|r| r.source_record).collect();
     assert_eq!(sources, [0, 0, 5, 5]);
     // --keep-unsolved: the empty grid and the unsolvable one are kept without solutions,
-    // and counted as kept, not skipped (a new-user trial read `1 skipped: 1 invalid, 1
+    // and counted as kept, not skipped (a summary that read `1 skipped: 1 invalid, 1
     // unsolvable, 1 multiple`, and the kept records named as if skipped).
     let o = bin()
         .args([

@@ -77,7 +77,7 @@ fn canon_keeps_csv_columns_and_adds_minlex() {
     for (i, (line, p)) in lines.zip(&ps).enumerate() {
         assert_eq!(line, format!("id{i},{p},x,{}", minlex(p)));
     }
-    // New-user trial: `--output-format csv` wrote the per-record table here while a `.csv`
+    // `--output-format csv` wrote the per-record table here while a `.csv`
     // name wrote these columns; a flag that agrees with the extension must not change the
     // output, so both give the input's columns plus `minlex`, as `solve` does.
     let flagged = bin()
@@ -384,7 +384,7 @@ fn overlap_takes_a_puzzle_column_per_side_and_warns_of_a_side_of_complete_grids(
         assert_eq!(rows, want, "{flags:?}");
         assert!(!err.contains("warning"), "{flags:?}: {err}");
     }
-    // The trial's command: the test side reads `solutions`, so nothing matches (exit 0
+    // The command that went wrong: the test side reads `solutions`, so nothing matches (exit 0
     // stays the rule), but stderr says which side and column hold complete grids.
     let (rows, err) = run(&["--puzzle-column", "2"], 0);
     assert!(rows.is_empty());
@@ -396,7 +396,7 @@ fn overlap_takes_a_puzzle_column_per_side_and_warns_of_a_side_of_complete_grids(
     );
 }
 
-/// New-user trial: a JSON Lines record that is not JSON came out of `dedup` as `""`, one
+/// A JSON Lines record that is not JSON came out of `dedup` as `""`, one
 /// field under a three-column header (and `canon` as `invalid` alone). Every row now has
 /// the header's width: the kept invalid record as empty fields, `canon`'s with `invalid`
 /// under `minlex`; a strict CSV reader reads them all.
@@ -540,7 +540,7 @@ fn dedup_refuses_an_output_named_as_a_table_format_it_does_not_write() {
     }
 }
 
-/// New-user trial: `dedup --help` listed `--shard` and `--shard-count`, which dedup always
+/// `dedup --help` listed `--shard` and `--shard-count`, which dedup always
 /// refuses. They are hidden from its help (not from `solve`'s) and still refused, exit 2.
 #[test]
 fn dedup_help_hides_the_shard_flags_it_refuses() {
@@ -563,7 +563,7 @@ fn dedup_help_hides_the_shard_flags_it_refuses() {
     }
 }
 
-/// New-user trial: `canon --output-format txt` on c39 wrote a lone space for each record
+/// `canon --output-format txt` on c39 wrote a lone space for each record
 /// that is not a puzzle, so the file read back held 8 records, not 11. Text is now canon's
 /// lines output (one form a line, `invalid` where none), from a lines input by
 /// `--output-format txt` and from a CSV input by a `.txt` name, as for `solve`.

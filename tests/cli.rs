@@ -230,7 +230,7 @@ fn first_mode_solves_without_proving_uniqueness() {
     );
 }
 
-/// New-user trial: `--limit 1` reported a two-solution puzzle as `solved` with one of its
+/// `--limit 1` reported a two-solution puzzle as `solved` with one of its
 /// solutions, as `--first` does but without saying so. It is refused, naming `--first`;
 /// `--limit 2` on the same puzzle says `multiple`.
 #[test]
@@ -554,7 +554,7 @@ fn a_negative_value_gets_the_flags_own_message() {
 
 /// `--seed` takes a whole number from 0 to 2^64 - 1 in every command that has it; anything
 /// else (a negative number, a fraction, a number too large) gets that range, not Rust's
-/// "invalid digit found in string" (a new-user trial finding).
+/// "invalid digit found in string".
 #[test]
 fn a_bad_seed_gets_the_flags_own_message() {
     let range = format!("expected a whole number from 0 to {}", u64::MAX);
@@ -628,7 +628,7 @@ fn a_file_as_the_first_argument_hints_at_solve() {
     );
 }
 
-/// New-user trial: a count that stopped at `--limit` says it is a lower bound (stats `>=N`,
+/// A count that stopped at `--limit` says it is a lower bound (stats `>=N`,
 /// report `solutions_capped`, a summary line), and `invalid` records are told apart:
 /// malformed (not a puzzle) and clue conflicts (a puzzle that breaks the rules).
 #[test]

@@ -264,8 +264,8 @@ fn each_parquet_compression_is_written_and_read_back() {
 }
 
 /// Columns as pandas writes them: a category (a dictionary of strings, also for the
-/// puzzle), reals and dates are copied as their values, not as empty fields (a new-user
-/// trial found categories emptied); and `--format lines` on a Parquet file is refused
+/// puzzle), reals and dates are copied as their values, not as empty fields (categories
+/// were once emptied); and `--format lines` on a Parquet file is refused
 /// rather than reading its bytes as lines.
 #[test]
 fn parquet_categories_reals_and_dates_are_copied() {

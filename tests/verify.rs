@@ -531,7 +531,7 @@ fn a_cut_solution_in_a_file_of_pairs_is_malformed() {
     for i in 4..8 {
         text += &format!("{},{}\n", p(i), s(i));
     }
-    // Cut as the trial did: the line end and 59 digits of the last solution go.
+    // Cut 60 bytes before the end: the line end and 59 digits of the last solution go.
     text.truncate(text.len() - 60);
     let pairs = dir.path().join("pairs_trunc.txt");
     fs::write(&pairs, &text).unwrap();

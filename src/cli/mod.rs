@@ -159,7 +159,7 @@ fn not_utf8(args: &[std::ffi::OsString]) -> Option<String> {
 
 /// Parses a `--seed` value (`augment`, `rate`, `bench`): a whole number that fits in 64
 /// bits. Its own message for anything else, so `--seed -1` is not told of an "invalid
-/// digit" (a new-user trial finding).
+/// digit".
 fn parse_seed(text: &str) -> Result<u64, String> {
     text.trim()
         .parse()

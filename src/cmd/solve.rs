@@ -122,8 +122,8 @@ pub struct Collector {
     invalid_seen: u64,
     /// Records written since the last [`Target::start_writeback`].
     unsynced: usize,
-    /// Whether every puzzle is a complete grid (a solution column read as puzzles, trial
-    /// 5), judged on the first input's layout.
+    /// Whether every puzzle is a complete grid (a solution column read as puzzles), judged
+    /// on the first input's layout.
     puzzle_column: Option<PuzzleColumnCheck>,
     /// The messages of a failure to write the solutions and the stats ([`cannot_write`]).
     what: [String; 2],

@@ -152,8 +152,8 @@ pub struct Auditor {
     solution_sources: Vec<String>,
     /// Whether each input so far, by index, has had a row with a stored solution.
     solutions_read: Vec<bool>,
-    /// Whether every puzzle is a complete grid (a solution column read as puzzles, trial
-    /// 5), judged on the first input's layout.
+    /// Whether every puzzle is a complete grid (a solution column read as puzzles), judged
+    /// on the first input's layout.
     puzzle_column: Option<PuzzleColumnCheck>,
 }
 
@@ -450,8 +450,8 @@ fn solution_line(c: &VerifyCounts, inputs: &[InputInfo]) -> String {
             let compared = count(n, "stored solution", "stored solutions");
             format!("solution source: {source}; {compared} compared{without}")
         }
-        // No rows (an empty shard, a header-only file) say nothing about solutions (trial
-        // 7: an empty shard of a file with a solution column claimed none).
+        // No rows (an empty shard, a header-only file) say nothing about solutions (an
+        // empty shard of a file with a solution column must not claim it has none).
         None if c.rows == 0 => "no rows read: nothing checked".to_string(),
         None if !columns.is_empty() => {
             let mut names = columns;
