@@ -51,8 +51,8 @@ impl Notes {
 }
 
 /// Counts the puzzles read from a chosen column and the complete grids among them, to warn
-/// when that column holds solutions: a run over them means nothing (trial 3: `overlap
-/// --puzzle-column 2` read a test file's `solutions` and reported a clean split; trial 4:
+/// when that column holds solutions: a run over them means nothing (`overlap
+/// --puzzle-column 2` read a test file's `solutions` and reported a clean split;
 /// `rate` rated a solution column, every rating 0).
 #[derive(Debug)]
 pub struct PuzzleColumnCheck {

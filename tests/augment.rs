@@ -179,7 +179,7 @@ fn the_same_seed_gives_the_same_bytes_at_any_thread_count_and_across_shards_of_o
     }
 }
 
-/// Trial 3: with two inputs each shard holds its part of both, so shards joined in order
+/// With two inputs each shard holds its part of both, so shards joined in order
 /// are not the whole run (line 14 differed); a stable sort on `source_record`, as README's
 /// Sharding section says, gives its rows back in its order.
 #[test]
@@ -249,7 +249,7 @@ fn rows_that_cannot_be_augmented_are_skipped_and_counted_or_kept_bare() {
     let sources: Vec<u64> = rows.iter().map(|r| r.source_record).collect();
     assert_eq!(sources, [0, 0, 5, 5]);
     // --keep-unsolved: the empty grid and the unsolvable one are kept without solutions,
-    // and counted as kept, not skipped (a new-user trial read `1 skipped: 1 invalid, 1
+    // and counted as kept, not skipped (a summary that read `1 skipped: 1 invalid, 1
     // unsolvable, 1 multiple`, and the kept records named as if skipped).
     let o = bin()
         .args([
@@ -292,7 +292,7 @@ fn rows_that_cannot_be_augmented_are_skipped_and_counted_or_kept_bare() {
     assert_eq!(rows[2].puzzle, "0".repeat(81));
 }
 
-/// Trial 4, problem 5: rows taken with their stored solution are not checked for
+/// Rows taken with their stored solution are not checked for
 /// uniqueness (README), yet the summary said `0 multiple` of a set where `verify` finds
 /// puzzles with several solutions. The summary now says that uniqueness was not checked,
 /// and gives no `multiple` count when the solver ran on no record.
@@ -325,7 +325,7 @@ fn stored_solutions_are_summarised_as_not_checked_for_uniqueness() {
     assert_eq!(sources, [0, 1], "both kept, as README says");
 }
 
-/// Trial 4, problem 11: augment named a bad stored-solution cell `column 81` where verify
+/// Augment named a bad stored-solution cell `column 81` where verify
 /// says `r9c9`; both now give the cell, in verify's words.
 #[test]
 fn a_malformed_stored_solution_is_named_by_its_cell_as_verify_names_it() {

@@ -217,7 +217,7 @@ fn zero_puzzles_give_zero_rates_not_nan_and_no_speed_up() {
         assert_eq!(r["puzzles_per_s"], 0.0);
         assert_eq!(r["us_per_puzzle"], 0.0);
         assert_eq!(r["latency"]["max_us"], 0.0);
-        // Trial 7: the 1-thread row said 1.00 and the 2-thread row 0.00, both 0 / 0.
+        // The 1-thread row said 1.00 and the 2-thread row 0.00, both 0 / 0.
         assert!(r["speedup"].is_null() && r["efficiency"].is_null(), "{r}");
     }
     assert!(rows
@@ -238,7 +238,7 @@ fn zero_puzzles_give_zero_rates_not_nan_and_no_speed_up() {
     }
 }
 
-/// Every export says it timed a shard (trial 5: the CSV and Markdown did not), and the CSV
+/// Every export says it timed a shard (the CSV and Markdown did not), and the CSV
 /// carries the settings the JSON does.
 #[test]
 fn bench_shard_times_only_its_part() {
@@ -249,7 +249,7 @@ fn bench_shard_times_only_its_part() {
         let shard = format!("{k}/3");
         let (stdout, json, rows, md) = bench(&["-j", "1", "--shard", &shard], sample);
         let puzzles = json["inputs"][0]["puzzles"].as_u64().unwrap();
-        // Trial 10, finding 9: the terminal table's row read like the whole file's.
+        // The terminal table's row read like the whole file's.
         let row = stdout.lines().nth(1).expect("a table row");
         let cells: Vec<&str> = row.split_whitespace().collect();
         assert_eq!(
@@ -286,7 +286,7 @@ fn bench_shard_times_only_its_part() {
 }
 
 /// A row run with more threads than cores is marked in every export, not only by the warning
-/// on stderr (trial 6, finding 2); the provenance holds the load average at the start and end
+/// on stderr; the provenance holds the load average at the start and end
 /// of the run.
 #[test]
 fn oversubscribed_rows_and_the_load_average_are_in_every_export() {
@@ -313,7 +313,7 @@ fn oversubscribed_rows_and_the_load_average_are_in_every_export() {
          those rows measure threads taking turns, not scaling"
     );
     assert!(md.lines().any(|l| l == line), "{line}\n{md}");
-    // Trial 9, finding 12: the terminal table marks and footnotes the row as well.
+    // The terminal table marks and footnotes the row as well.
     let threads: Vec<&str> = out
         .lines()
         .skip(1)
@@ -372,7 +372,7 @@ fn csv_row(rows: &[csv::StringRecord], i: usize) -> std::collections::HashMap<St
         .collect()
 }
 
-/// `-j 1,1` gave two rows of one measurement (trial 5); and `report merge` named a bench
+/// `-j 1,1` gave two rows of one measurement; and `report merge` named a bench
 /// export "not a sudoku-batch --report" although it is one of this tool's files.
 #[test]
 fn a_thread_count_given_twice_is_refused_and_bench_exports_are_not_merged() {
@@ -527,7 +527,7 @@ fn bad_export_paths_fail_before_any_timing() {
     assert!(!same.exists());
 }
 
-/// Trial 11, finding 3: every input is read before any timing, so a missing or unreadable
+/// Every input is read before any timing, so a missing or unreadable
 /// third input fails the run at once (exit 2, one line naming it), not after the first two
 /// were timed.
 #[test]
@@ -576,7 +576,7 @@ fn status_words_match_solve() {
         (r["solved"].as_u64(), r["multiple"].as_u64()),
         (Some(1), Some(1))
     );
-    // Trial 10, finding 6: `--first` looks for no second solution, so `multiple` is
+    // `--first` looks for no second solution, so `multiple` is
     // not 0 but unknown: `null` in JSON and empty in CSV, as `solve --first` reports it.
     let (_, first, csv, _) = bench(&["-j", "1", "--first"], &input);
     let r = &first["results"][0];
@@ -597,7 +597,7 @@ fn status_words_match_solve() {
     );
 }
 
-/// Trial 5 item 5 (trial 3 item 4): a `target/` copied with `cp -r` kept the first
+/// A `target/` copied with `cp -r` kept the first
 /// checkout's commit, and uncommitted edits were labelled with HEAD's. The commit in bench's
 /// provenance and in a `--report` is this checkout's HEAD, with `-dirty` exactly when a
 /// tracked build input differs from it, or `unknown` when git cannot say.
@@ -641,7 +641,7 @@ fn the_provenance_names_this_checkouts_commit() {
     assert_eq!(r["commit"], want.as_str());
 }
 
-/// Trial 11, finding 7: Ctrl-C while bench timed killed it outright (it had no handler): no
+/// Ctrl-C while bench timed killed it outright (it had no handler): no
 /// message, the exports' temporaries left behind. It now stops within one puzzle's solve
 /// time, writes no table and no export (rows cut short measure nothing), says so in one line
 /// and exits 130.

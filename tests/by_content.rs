@@ -1,5 +1,5 @@
 //! Columns found by content are judged on the first data rows by majority, never on row 1
-//! alone (trial 6, findings 13, 14 and 7): without a header one damaged, short or junk row 1
+//! alone: without a header one damaged, short or junk row 1
 //! is that row's error and moves no column; a solution column found by its content
 //! (`answer_grid`) stays read when one of its first rows is damaged; and a header that names
 //! no puzzle column is refused naming the column that holds the puzzles. What the user says
@@ -92,7 +92,7 @@ fn typo(row: &str) -> String {
     format!("x{}", &row[1..])
 }
 
-/// Trial 6, finding 13: with `--no-header`, a typo, a cut or a line of junk in row 1 made
+/// With `--no-header`, a typo, a cut or a line of junk in row 1 made
 /// the solutions the puzzle column (verify passed, solve "solved" the solution grids), made
 /// every good row the wrong width, or stopped the run. Each file here: row 1 is rejected
 /// naming `file:1`, the R2-02 row whose stored solution is wrong is `solution-illegal` at its
@@ -208,7 +208,7 @@ fn headerless_solve_reads_the_puzzles_not_the_solutions() {
 /// What the user says wins over the majority: `--puzzle-column 2` reads the solutions as
 /// puzzles (the user asked), `--solution-column 3` compares that column; and a user who adds
 /// `--no-header` to a file with a header loses only the header row, not the stored
-/// solutions (finding 13: 2000 solutions had been left unchecked).
+/// solutions (2000 solutions had been left unchecked).
 #[test]
 fn headerless_user_choices_win_and_solutions_are_never_dropped() {
     let dir = tempfile::tempdir().unwrap();
@@ -255,7 +255,7 @@ fn kaggle_rows(n: usize) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Trial 6, finding 14: `answer_grid` (no known solution name) is found by its content when
+/// `answer_grid` (no known solution name) is found by its content when
 /// most of its first rows hold grids, so a typo in row 1's answer and a swap in row 3's are
 /// reported (exit 1) instead of switching the column off (exit 0).
 #[test]
@@ -289,7 +289,7 @@ fn a_solution_column_found_by_content_survives_a_damaged_row() {
     );
 }
 
-/// Trial 6, finding 7: a header naming no puzzle column is refused naming the column that
+/// A header naming no puzzle column is refused naming the column that
 /// holds the puzzles (`--puzzle-column grid`), and never suggesting `--format lines`, which
 /// would read each row's id as its puzzle.
 #[test]

@@ -77,7 +77,7 @@ fn canon_keeps_csv_columns_and_adds_minlex() {
     for (i, (line, p)) in lines.zip(&ps).enumerate() {
         assert_eq!(line, format!("id{i},{p},x,{}", minlex(p)));
     }
-    // New-user trial: `--output-format csv` wrote the per-record table here while a `.csv`
+    // `--output-format csv` wrote the per-record table here while a `.csv`
     // name wrote these columns; a flag that agrees with the extension must not change the
     // output, so both give the input's columns plus `minlex`, as `solve` does.
     let flagged = bin()
@@ -94,7 +94,7 @@ fn canon_keeps_csv_columns_and_adds_minlex() {
         .assert()
         .success();
     assert_eq!(std::fs::read_to_string(&named).unwrap(), text);
-    // Trial 3, problem 3: on its own output (a CSV with a `minlex` column), canon names
+    // On its own output (a CSV with a `minlex` column), canon names
     // the added column as `solve` does, `minlex_2`, and gives the same forms again.
     let first = dir.path().join("first.csv");
     std::fs::write(&first, &text).unwrap();
@@ -307,7 +307,7 @@ fn overlap_finds_planted_exact_isomorph_and_same_solution_rows_and_nothing_else(
     );
 }
 
-/// Trial 3: `--puzzle-column 2` on a train `id,grid,answer_grid` and a test
+/// `--puzzle-column 2` on a train `id,grid,answer_grid` and a test
 /// `quizzes,solutions` read the test side's solutions, found nothing and exited 0 (a clean
 /// split that was not). Per-side columns find the planted rows; the shared column still
 /// reads solutions on the test side, and the test side is then warned about by name.
@@ -384,7 +384,7 @@ fn overlap_takes_a_puzzle_column_per_side_and_warns_of_a_side_of_complete_grids(
         assert_eq!(rows, want, "{flags:?}");
         assert!(!err.contains("warning"), "{flags:?}: {err}");
     }
-    // The trial's command: the test side reads `solutions`, so nothing matches (exit 0
+    // The command that went wrong: the test side reads `solutions`, so nothing matches (exit 0
     // stays the rule), but stderr says which side and column hold complete grids.
     let (rows, err) = run(&["--puzzle-column", "2"], 0);
     assert!(rows.is_empty());
@@ -396,7 +396,7 @@ fn overlap_takes_a_puzzle_column_per_side_and_warns_of_a_side_of_complete_grids(
     );
 }
 
-/// New-user trial: a JSON Lines record that is not JSON came out of `dedup` as `""`, one
+/// A JSON Lines record that is not JSON came out of `dedup` as `""`, one
 /// field under a three-column header (and `canon` as `invalid` alone). Every row now has
 /// the header's width: the kept invalid record as empty fields, `canon`'s with `invalid`
 /// under `minlex`; a strict CSV reader reads them all.
@@ -441,7 +441,7 @@ fn dedup_and_canon_rows_on_json_lines_keep_the_header_width() {
     );
 }
 
-/// Trial 10, finding 3: `dedup` on a lines file wrote each kept record as its puzzle field
+/// `dedup` on a lines file wrote each kept record as its puzzle field
 /// (and stored solution), dropping ratings, hashes and labels, where a CSV row is kept whole.
 /// A kept line is now written as read, without blanks at its ends and with a `\n` ending;
 /// copies (blank symbols and text around the puzzle aside) are still dropped, an invalid
@@ -483,7 +483,7 @@ fn dedup_keeps_a_lines_records_whole_line() {
     }
 }
 
-/// Trial 4, problem 1: `dedup t.parquet -o kept.parquet` (or `.npz`, `.jsonl`) wrote CSV
+/// `dedup t.parquet -o kept.parquet` (or `.npz`, `.jsonl`) wrote CSV
 /// under that name, exit 0, also in a build without the `parquet` feature. dedup writes the
 /// records as read, so such a name is refused (exit 2, one line, nothing written) for `-o`
 /// and `--groups`; `.csv` and `.txt` are written as before.
@@ -540,7 +540,7 @@ fn dedup_refuses_an_output_named_as_a_table_format_it_does_not_write() {
     }
 }
 
-/// New-user trial: `dedup --help` listed `--shard` and `--shard-count`, which dedup always
+/// `dedup --help` listed `--shard` and `--shard-count`, which dedup always
 /// refuses. They are hidden from its help (not from `solve`'s) and still refused, exit 2.
 #[test]
 fn dedup_help_hides_the_shard_flags_it_refuses() {
@@ -563,7 +563,7 @@ fn dedup_help_hides_the_shard_flags_it_refuses() {
     }
 }
 
-/// New-user trial: `canon --output-format txt` on c39 wrote a lone space for each record
+/// `canon --output-format txt` on c39 wrote a lone space for each record
 /// that is not a puzzle, so the file read back held 8 records, not 11. Text is now canon's
 /// lines output (one form a line, `invalid` where none), from a lines input by
 /// `--output-format txt` and from a CSV input by a `.txt` name, as for `solve`.
@@ -605,7 +605,7 @@ fn canon_txt_is_the_lines_output_with_a_line_for_every_record() {
     assert_eq!(lines("from_csv.txt", &[], &csv), expected);
 }
 
-/// Trial 5: `dedup`, `canon` and `overlap` counted bad rows without naming one, and
+/// `dedup`, `canon` and `overlap` counted bad rows without naming one, and
 /// overlap's "5 invalid" summed both sides. Each now prints the first 10 bad records as
 /// `path:line: reason` on stderr (even with `-q`, as `solve` does), then how many more, and
 /// overlap counts each side's.
@@ -674,7 +674,7 @@ fn canon_dedup_and_overlap_name_the_first_bad_rows() {
     );
 }
 
-/// Trial 6: without `--by-solution`, overlap printed "0 same solution class" for a check it
+/// Without `--by-solution`, overlap printed "0 same solution class" for a check it
 /// did not run, which reads as "no solution leakage". It now says the check was not run.
 #[test]
 fn overlap_says_when_the_solution_class_was_not_checked() {
@@ -707,7 +707,7 @@ fn overlap_says_when_the_solution_class_was_not_checked() {
     }
 }
 
-/// Trial 10, finding 5: with `--by-solution`, a row with no stored solution and not exactly
+/// With `--by-solution`, a row with no stored solution and not exactly
 /// one solution gets no solution class, yet the summary said "0 same solution class" (exit
 /// 0, clean) without counting such rows. Each side's are now counted in a warning (even with
 /// `-q`); the exit code is still set by the rows listed, as for overlap's other warnings.

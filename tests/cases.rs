@@ -388,7 +388,7 @@ fn c31_grid_blocks_are_rejected_line_by_line_from_line_1() {
         "no puzzle glued from grid lines"
     );
     assert_eq!(rows[0].line, 1);
-    // Trial 12: the error says what the file seems to be and what to do about it.
+    // The error says what the file seems to be and what to do about it.
     assert_eq!(
         rows[0].error,
         "9 characters, expected 81 (a line of a 9-line grid? puzzles are read one to a \
@@ -473,7 +473,7 @@ fn c40_progress_is_silent_when_stderr_is_not_a_terminal() {
     let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
     assert!(!err.contains('\x1b') && !err.contains('\r'), "{err:?}");
     // The summary: records, wall time, the solver's own time, latency; and on a busy
-    // machine the load warning (trial 9).
+    // machine the load warning.
     let summary = err
         .lines()
         .filter(|l| !l.contains("warning: the load average at the start"))

@@ -230,7 +230,7 @@ fn first_mode_solves_without_proving_uniqueness() {
     );
 }
 
-/// New-user trial: `--limit 1` reported a two-solution puzzle as `solved` with one of its
+/// `--limit 1` reported a two-solution puzzle as `solved` with one of its
 /// solutions, as `--first` does but without saying so. It is refused, naming `--first`;
 /// `--limit 2` on the same puzzle says `multiple`.
 #[test]
@@ -386,7 +386,7 @@ fn an_output_that_is_standard_output_beside_dash_is_refused() {
 
 #[test]
 fn an_output_on_standard_output_or_error_keeps_what_the_file_held() {
-    // Trial 11, finding 1: `--stats /dev/stdout >> log 2>&1` reopened the log with O_TRUNC,
+    // `--stats /dev/stdout >> log 2>&1` reopened the log with O_TRUNC,
     // wiping what it held, and the summary on stderr then overwrote the start of the
     // output. Written through the shared descriptor, the log keeps its old line, the whole
     // output and the summary.
@@ -554,7 +554,7 @@ fn a_negative_value_gets_the_flags_own_message() {
 
 /// `--seed` takes a whole number from 0 to 2^64 - 1 in every command that has it; anything
 /// else (a negative number, a fraction, a number too large) gets that range, not Rust's
-/// "invalid digit found in string" (a new-user trial finding).
+/// "invalid digit found in string".
 #[test]
 fn a_bad_seed_gets_the_flags_own_message() {
     let range = format!("expected a whole number from 0 to {}", u64::MAX);
@@ -594,7 +594,7 @@ fn misspelt_commands_and_flags_get_a_suggestion() {
     }
 }
 
-/// Trial 9, finding 10: `verify -o FILE` got clap's "to pass '-o' as a value, use '-- -o'";
+/// `verify -o FILE` got clap's "to pass '-o' as a value, use '-- -o'";
 /// it now points to the flags that do write files.
 #[test]
 fn verify_with_an_output_points_to_rejects_and_report() {
@@ -628,7 +628,7 @@ fn a_file_as_the_first_argument_hints_at_solve() {
     );
 }
 
-/// New-user trial: a count that stopped at `--limit` says it is a lower bound (stats `>=N`,
+/// A count that stopped at `--limit` says it is a lower bound (stats `>=N`,
 /// report `solutions_capped`, a summary line), and `invalid` records are told apart:
 /// malformed (not a puzzle) and clue conflicts (a puzzle that breaks the rules).
 #[test]
@@ -764,7 +764,7 @@ fn help_texts_say_what_the_guide_says() {
     for cmd in ["verify", "augment"] {
         assert!(help(cmd).contains("else found by content"), "{cmd}");
     }
-    // Trial 4, problem 8: every INPUT help said "lines or CSV", though all read JSON Lines
+    // Every INPUT help said "lines or CSV", though all read JSON Lines
     // and Parquet too; the manual's input tables said the same.
     let inputs = "lines of 81 cells, a CSV dataset, JSON Lines or Parquet";
     for cmd in [
@@ -777,7 +777,7 @@ fn help_texts_say_what_the_guide_says() {
     let overlap = help("overlap");
     assert!(overlap.contains("Train inputs (lines, CSV, JSON Lines or Parquet)"));
     assert!(overlap.contains("Test inputs (lines, CSV, JSON Lines or Parquet)"));
-    // Trial 11, finding 9: overlap's --solution-column was "CSV solution column for
+    // Overlap's --solution-column was "CSV solution column for
     // --by-solution", though JSON Lines and Parquet take it, by content too, and it is
     // checked without --by-solution.
     let solution = overlap

@@ -1,4 +1,4 @@
-//! Outputs that echo a CSV input's rows keep its delimiter (trial 6, finding 3): `dedup -o`
+//! Outputs that echo a CSV input's rows keep its delimiter: `dedup -o`
 //! writes the kept rows of a `;`- or tab-separated file as they were read, and `solve -o
 //! x.csv` writes every input field, then `solution` and `status`, separated the same way.
 //! The tables of the tool's own (`--stats`, `--groups`) stay comma-separated.
@@ -73,7 +73,7 @@ fn run(args: &[&str]) -> (i32, String) {
     (out.status.code().unwrap_or(-1), err)
 }
 
-/// Trial 7 added `|`: a `|`-separated file was read as lines, every row invalid.
+/// `|` is sniffed: a `|`-separated file was read as lines, every row invalid.
 const SEPARATORS: [(char, &str); 3] = [(';', "semi.csv"), ('\t', "tab.tsv"), ('|', "pipe.csv")];
 
 #[test]
@@ -176,7 +176,7 @@ fn solve_csv_output_keeps_every_field_and_the_inputs_delimiter() {
     }
 }
 
-/// Trial 7: the header `id|puzzle|solution|clues|difficulty` is sniffed as CSV, and a
+/// The header `id|puzzle|solution|clues|difficulty` is sniffed as CSV, and a
 /// lines file whose lines hold `|` after the puzzle is still read as lines.
 #[test]
 fn a_pipe_separated_csv_is_sniffed_and_a_lines_file_with_pipes_stays_lines() {
@@ -208,7 +208,7 @@ fn a_pipe_separated_csv_is_sniffed_and_a_lines_file_with_pipes_stays_lines() {
     assert_eq!(fs::read_to_string(&out).unwrap(), format!("{S}\n{S}\n"));
 }
 
-/// Trial 8: `--delimiter ';'` on a comma file read its header as one field, and the error
+/// `--delimiter ';'` on a comma file read its header as one field, and the error
 /// only asked for a puzzle column; it now names the delimiter the field holds, and that one
 /// reads the file. A header that holds no other delimiter keeps the old hint.
 #[test]

@@ -171,7 +171,7 @@ fn a_full_disk_names_the_output_it_filled() {
     }
 }
 
-/// Trial 11, finding 2: an output that is a symlink to a file was truncated and written in
+/// An output that is a symlink to a file was truncated and written in
 /// place, so a run failing on another output (here `--stats /dev/full`) left the file
 /// emptied. It goes through a temporary beside the file the link names, like any file.
 #[test]
@@ -246,7 +246,7 @@ fn a_write_error_on_a_regular_file_names_it_once() {
     }
 }
 
-/// Trial 3, problem 6: `solve x -o out.csv.gz` wrote plain text under a `.gz` name. Every
+/// `solve x -o out.csv.gz` wrote plain text under a `.gz` name. Every
 /// output of every command named as a compressed file is refused before anything is written,
 /// saying to pipe standard output through the compressor.
 #[test]
@@ -286,7 +286,7 @@ fn assert_name_refused(args: Vec<String>, what: &str, out: &str, reason: &str, a
     assert!(!Path::new(out).exists(), "{args:?}: nothing written");
 }
 
-/// Trial 4, problem 4: `augment -o train.npy` (or `.json`, `.pq`, `.feather`) wrote CSV under
+/// `augment -o train.npy` (or `.json`, `.pq`, `.feather`) wrote CSV under
 /// that name, exit 0. Every output of every command named as a data format the tool does not
 /// write is refused before anything is written, naming the nearest format it writes; a JSON
 /// document (`--report`, `--export-json`, a merged report) keeps its `.json` name.
@@ -371,7 +371,7 @@ fn an_output_named_as_a_format_not_written_is_refused_with_the_nearest() {
     }
 }
 
-/// Trial 4, problem 1, for every output written as CSV only: `--stats s.parquet`,
+/// For every output written as CSV only: `--stats s.parquet`,
 /// `--rejects r.npz` or `overlap -o o.jsonl` wrote CSV under that name, exit 0. Each is
 /// refused before the run, naming the flag, what it holds and the name to use.
 #[test]
@@ -435,7 +435,7 @@ fn a_csv_output_named_as_another_table_format_is_refused() {
     }
 }
 
-/// Trial 6: `verify --report r.csv`, `solve --report r.jsonl` and `report merge mm.csv`
+/// `verify --report r.csv`, `solve --report r.jsonl` and `report merge mm.csv`
 /// wrote a JSON document under a table's name while `bench --export-json b.csv` was
 /// refused; and `bench --export-csv b.json` said .json is not a format this tool writes.
 /// One rule now: a JSON document is refused under a table's name, and a CSV output named
@@ -617,7 +617,7 @@ fn parquet_compression_of_an_output_that_is_not_parquet_is_refused() {
     }
 }
 
-/// Trial 11, finding 9: `--delimiter '"'` was told that `"` "is not one ASCII character";
+/// `--delimiter '"'` was told that `"` "is not one ASCII character";
 /// a quote, and a line end, are refused for what they are.
 #[test]
 fn a_quote_or_a_line_end_is_refused_as_the_delimiter_for_what_it_is() {
@@ -639,7 +639,7 @@ fn a_quote_or_a_line_end_is_refused_as_the_delimiter_for_what_it_is() {
     );
 }
 
-/// Trial 11, finding 9: a file name that is not UTF-8 got clap's "invalid UTF-8 was
+/// A file name that is not UTF-8 got clap's "invalid UTF-8 was
 /// detected in one or more arguments", naming none. The message names the argument (its
 /// place and its text, the bad byte shown as U+FFFD) and what to do; never a panic.
 #[cfg(unix)]

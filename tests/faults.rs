@@ -206,11 +206,11 @@ fn sigint_and_sigterm_keep_the_finished_prefix_and_report_it() {
     }
 }
 
-/// Trial 10, finding 2: GNU `timeout` sends its signal twice within microseconds (to the
+/// GNU `timeout` sends its signal twice within microseconds (to the
 /// process, then to its group). That repeat is the same request, not a second Ctrl-C: the
 /// finished prefix must still be committed and no temporary left behind.
 #[test]
-fn trial10_signal_sent_twice_at_once_like_timeout_still_commits_the_prefix() {
+fn signal_sent_twice_at_once_like_timeout_still_commits_the_prefix() {
     interrupted_run_keeps_the_finished_prefix("-INT", 2);
 }
 
@@ -322,11 +322,11 @@ fn wait_for_sigint_handler(pid: u32) {
     }
 }
 
-/// Trial 10, finding 4: Ctrl-C on a run reading a pipe that stays open (the stream reader
+/// Ctrl-C on a run reading a pipe that stays open (the stream reader
 /// waits for its first lines or the end) finished no record, then said `no puzzles found`
 /// although puzzles had arrived. It says it was interrupted instead.
 #[test]
-fn trial10_ctrl_c_before_any_record_finished_never_says_no_puzzles_found() {
+fn ctrl_c_before_any_record_finished_never_says_no_puzzles_found() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.txt");
     // Started; the reader then waits for more input.
@@ -343,12 +343,12 @@ fn trial10_ctrl_c_before_any_record_finished_never_says_no_puzzles_found() {
     );
 }
 
-/// Trial 12, finding 2: one Ctrl-C did not stop a run whose standard input (a terminal, or a
+/// One Ctrl-C did not stop a run whose standard input (a terminal, or a
 /// pipe) had sent nothing yet: the first bytes, looked at for a compression's magic number,
 /// were read on the main thread, and a read blocked in the kernel does not return on a
 /// signal. They are now read on the input's own thread, and the run stops at once.
 #[test]
-fn trial12_ctrl_c_ends_a_run_whose_input_sent_nothing_yet() {
+fn ctrl_c_ends_a_run_whose_input_sent_nothing_yet() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.txt");
     let (mut child, stdin) = solve_on_open_pipe(&[out.as_os_str()], 0);
@@ -374,12 +374,12 @@ fn trial12_ctrl_c_ends_a_run_whose_input_sent_nothing_yet() {
     );
 }
 
-/// Trial 10, finding 4: Ctrl-C on a run reading a pipe that its producer keeps open waited
+/// Ctrl-C on a run reading a pipe that its producer keeps open waited
 /// for the producer to close it. The run now ends by itself, commits the finished prefix of
 /// what came (the records written are the records counted, each solved) and says it was
 /// interrupted.
 #[test]
-fn trial10_ctrl_c_ends_a_run_on_a_pipe_that_stays_open() {
+fn ctrl_c_ends_a_run_on_a_pipe_that_stays_open() {
     let dir = tempfile::tempdir().unwrap();
     let (out, report) = (dir.path().join("out.txt"), dir.path().join("r.json"));
     let report_flag = std::ffi::OsStr::new("--report");

@@ -90,7 +90,7 @@ fn a_csv_looking_header_without_a_puzzle_column_stops_at_once() {
     assert_eq!(rep["solution_source"], "answer_grid");
 }
 
-/// Trial 9: a CSV with each line quoted whole (`"quizzes,solutions"`, a layout
+/// A CSV with each line quoted whole (`"quizzes,solutions"`, a layout
 /// `../shared/data/SOURCES.md` names) was told to pick a `--puzzle-column`, which then read
 /// `puzzle,solution` as one 163-character puzzle. It is told to strip the quotes, and the
 /// file without them reads clean.
@@ -143,7 +143,7 @@ fn ambiguous_columns_are_settled_by_their_data_or_refused() {
     assert!(err.contains("\"puzzle\", \"quizzes\""), "{err}");
 }
 
-/// Trial 3, problem 1: `solve`'s CSV output of a `quizzes,solutions` file has two
+/// `solve`'s CSV output of a `quizzes,solutions` file has two
 /// solution-named columns (`solutions`, `solution`). The commands that read no stored
 /// solution take it as it is; those that do (`verify`, `overlap --by-solution`) ask which.
 #[test]
@@ -251,7 +251,7 @@ fn lines_files_store_a_solution_only_in_an_81_cell_field() {
     assert_eq!(rep["verdicts"]["duplicate"], 0);
     assert_eq!(rep["verdicts"]["solution-illegal"], 1);
     assert_eq!(rep["solution_source"], "81-cell field after the puzzle");
-    // Trial 3: tdoku's `puzzle:count:solution` was named "field 2"; its solution is field 3,
+    // The tdoku layout `puzzle:count:solution` was named "field 2"; its solution is field 3,
     // and the source is named without a field number, right for both.
     let f = write(dir.path(), "t.txt", &format!("{P}:1:{S}\n{P}:1:{bad}\n"));
     let (code, rep, err) = verify(&f, &[]);
@@ -266,7 +266,7 @@ fn lines_files_store_a_solution_only_in_an_81_cell_field() {
     let (code, rep, err) = verify(&f, &[]);
     assert_eq!(code, 0, "{err}");
     assert!(rep["solution_source"].is_null());
-    // Trial 7: the input's own entry named the lines' solution field although no line had
+    // The input's own entry named the lines' solution field although no line had
     // one, and `solve` named it too, reading none.
     assert!(rep["inputs"][0]["solution_source"].is_null(), "{rep}");
     let (_, _, err) = run(&["verify"], &[&f]);
@@ -290,9 +290,9 @@ fn lines_files_store_a_solution_only_in_an_81_cell_field() {
     assert!(rep["inputs"][0]["solution_source"].is_null(), "{rep}");
 }
 
-/// Trial 7: an empty shard of a file with a solution column said "no stored solutions";
+/// An empty shard of a file with a solution column said "no stored solutions";
 /// it read no rows, and says so.
-/// Trial 9, finding 2: a JSON Lines number is kept as written, not through `f64`: a
+/// A JSON Lines number is kept as written, not through `f64`: a
 /// solution stored as an 81-digit number is compared digit by digit, and the other columns
 /// come out of `solve` as they stand in the file.
 #[test]
@@ -464,7 +464,7 @@ fn stats_and_rejects_rows_name_their_input() {
     assert_eq!(rows[1], ["2", b, "1", "duplicate"]);
 }
 
-/// Trial 6, finding 11: the refusal of `--format lines|csv|jsonl` on a Parquet file (found by
+/// The refusal of `--format lines|csv|jsonl` on a Parquet file (found by
 /// its magic `PAR1`, with or without the `parquet` feature) is one line with no run of spaces
 /// (the literal had been wrapped by hand, its indentation kept inside the message).
 #[test]
@@ -486,7 +486,7 @@ fn a_text_format_on_a_parquet_file_is_refused_in_plain_words() {
     }
 }
 
-/// Trial 7: `--solution-column 2` on a lines file made it CSV, its first puzzle taken for a
+/// `--solution-column 2` on a lines file made it CSV, its first puzzle taken for a
 /// header; the error says so and how out, instead of only asking for a puzzle column.
 #[test]
 fn a_puzzle_taken_for_a_header_suggests_no_header() {
@@ -519,7 +519,7 @@ fn a_puzzle_taken_for_a_header_suggests_no_header() {
     assert!(!err.contains("--no-header"), "{err}");
 }
 
-/// Trial 8: a CSV with CR-only line endings had its whole body read as the header line, so
+/// A CSV with CR-only line endings had its whole body read as the header line, so
 /// every command read 0 rows and exited 0. A header line holding bare CRs is refused by
 /// every command that reads CSV, mapped or streamed, naming the file and the `tr` fix;
 /// `--no-header` (no header line to skip) still reads every row.
@@ -609,7 +609,7 @@ fn a_headerless_csv_with_cr_only_line_ends_numbers_its_lines() {
     }
 }
 
-/// Trial 8: `--no-header` on a CSV whose first line is a header made that line a
+/// `--no-header` on a CSV whose first line is a header made that line a
 /// `puzzle-malformed` row with only `invalid character 'p'`; it now asks whether it is a
 /// header. Only the first row gets the hint (a header repeated further down is no reason to
 /// drop `--no-header`), mapped or streamed.
@@ -658,7 +658,7 @@ fn no_header_on_a_header_says_it_may_be_one() {
     }
 }
 
-/// Trial 9: in a CSV an empty line was skipped, but a line of spaces was a row of one field
+/// In a CSV an empty line was skipped, but a line of spaces was a row of one field
 /// (`bl.csv:5: puzzle-malformed: row: 1 field, expected 2`). Lines of blanks (spaces, tabs,
 /// a CRLF's `\r`) are skipped too, whether the row before them is plain or quoted (two
 /// read paths), from a file or a stream, and the rows after them keep their line numbers.

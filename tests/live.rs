@@ -1,4 +1,4 @@
-//! Live inputs (trial 10, finding 4): a pipe whose producer writes some records and then
+//! Live inputs: a pipe whose producer writes some records and then
 //! pauses has those records worked on before it writes more, and a stop (Ctrl-C) ends the
 //! wait for more without the producer closing the pipe.
 //!
@@ -63,11 +63,11 @@ fn read_config(path: &str) -> ReadConfig {
     }
 }
 
-/// Trial 10, finding 4: the records a paused producer has written are worked on and
+/// The records a paused producer has written are worked on and
 /// consumed before it writes more, in lines and in CSV, and the run then reads on to the
 /// end with the records numbered on.
 #[test]
-fn trial10_a_paused_pipe_has_its_records_worked_on_before_it_writes_more() {
+fn a_paused_pipe_has_its_records_worked_on_before_it_writes_more() {
     for (header, row) in [
         ("", P.to_string()),
         ("puzzle,solution\n", format!("{P},{S}")),

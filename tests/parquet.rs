@@ -264,8 +264,8 @@ fn each_parquet_compression_is_written_and_read_back() {
 }
 
 /// Columns as pandas writes them: a category (a dictionary of strings, also for the
-/// puzzle), reals and dates are copied as their values, not as empty fields (a new-user
-/// trial found categories emptied); and `--format lines` on a Parquet file is refused
+/// puzzle), reals and dates are copied as their values, not as empty fields (categories
+/// were once emptied); and `--format lines` on a Parquet file is refused
 /// rather than reading its bytes as lines.
 #[test]
 fn parquet_categories_reals_and_dates_are_copied() {
@@ -328,7 +328,7 @@ fn parquet_categories_reals_and_dates_are_copied() {
     assert_eq!(code, Some(1));
 }
 
-/// Trial 7: an int64 puzzle column (the digits lost: no whole number holds 81) gave
+/// An int64 puzzle column (the digits lost: no whole number holds 81) gave
 /// `1 character, expected 81` on every row; it is one fatal error naming the column and
 /// its type.
 #[test]

@@ -156,8 +156,8 @@ fn statuses_singles_and_npz_columns() {
     assert_eq!(line, [1, 2, 3, 4]);
 }
 
-/// Trial 4: `rate --puzzle-column` pointed at a solution column rated complete grids (all
-/// 0) without a word; trial 5: `verify` then said "ok" with exit 0. When every puzzle read
+/// `rate --puzzle-column` pointed at a solution column rated complete grids (all
+/// 0) without a word; `verify` then said "ok" with exit 0. When every puzzle read
 /// from a chosen column is a complete grid, `rate`, `augment`, `solve`, `verify`, `canon`
 /// and `dedup` warn, naming the column and the flag, even with `-q`; the puzzle column, or
 /// a lines file of complete grids (no column chosen), gives no warning.

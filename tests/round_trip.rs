@@ -88,7 +88,7 @@ fn jsonl_columns_lines_shards_and_bad_lines() {
             ("4", "6", "solved"),
         ]
     );
-    // Trial 3: the broken line is named by its line in the file (4) and its reason, with
+    // The broken line is named by its line in the file (4) and its reason, with
     // the column in the line; serde's own "at line 1" (its line within the record) is gone.
     let broken = "not a JSON object: EOF while parsing a value (column 8)";
     assert_eq!(&rows[2][8], broken);

@@ -155,7 +155,7 @@ fn compressed_copies_give_the_plain_files_outputs() {
     }
 }
 
-/// Trial 8: UTF-16 text without a byte-order mark (`iconv -t UTF-16LE`) was read as bytes,
+/// UTF-16 text without a byte-order mark (`iconv -t UTF-16LE`) was read as bytes,
 /// every record `invalid character '\0'` and one more invented from the last NUL. Copies in
 /// UTF-16 LE and BE, with a BOM or without, give the plain file's outputs and fingerprint,
 /// as a mapped file, through standard input and gzip-compressed.
@@ -274,7 +274,7 @@ fn multi_member_gzip_and_multi_frame_zstd_are_read_to_the_end() {
     }
 }
 
-/// Trial 6: a cut `.gz` said "incomplete deflate stream" and a cut `.xz` "premature eof";
+/// A cut `.gz` said "incomplete deflate stream" and a cut `.xz` "premature eof";
 /// each now says the file is corrupt or truncated, naming the codec.
 #[test]
 fn a_cut_compressed_input_is_called_corrupt_or_truncated() {
@@ -301,7 +301,7 @@ fn a_cut_compressed_input_is_called_corrupt_or_truncated() {
     }
 }
 
-/// Trial 8: bytes appended after a whole gzip member (junk, zero padding) were called
+/// Bytes appended after a whole gzip member (junk, zero padding) were called
 /// `corrupt or truncated gzip data (unexpected end of file)`; they are named as trailing
 /// bytes now, still exit 2 with nothing written, while a cut member, or a second member
 /// cut, is still corrupt or truncated.
@@ -366,7 +366,7 @@ fn a_corrupt_stream_or_a_shard_of_a_pipe_is_one_line_exit_2() {
     assert!(err.contains("--shard needs a file"), "{err}");
 }
 
-/// Trial 3, problem 7: an `.npz` this tool wrote, given as an input (a file or standard
+/// An `.npz` this tool wrote, given as an input (a file or standard
 /// input), is named for what it is, an output format, instead of a zip reader's reason.
 #[test]
 fn an_npz_input_is_called_an_output_format() {
@@ -395,7 +395,7 @@ fn an_npz_input_is_called_an_output_format() {
     }
 }
 
-/// Trial 9: UTF-32 text (`iconv -t UTF-32`) was taken for UTF-16, its header read as
+/// UTF-32 text (`iconv -t UTF-32`) was taken for UTF-16, its header read as
 /// `"\0q\0u\0i..."` with a hint to choose a puzzle column. It is refused in one line that
 /// names it and how to convert it, from a file (mapped or read), compressed or on standard
 /// input, in either byte order; UTF-16 is still read.
@@ -585,7 +585,7 @@ proptest! {
     }
 }
 
-/// Trial 11, finding 4: a doubled CR before the LF (`\r\r\n`, a CRLF converted twice) was
+/// A doubled CR before the LF (`\r\r\n`, a CRLF converted twice) was
 /// two line ends in a CSV, as the `csv` crate reads it, so every later row's line was one
 /// further off than `grep -n` or an editor shows. CRs that run up to a `\n` are now that
 /// one line end, mapped, streamed in small blocks and in every shard; a lone CR before
@@ -629,7 +629,7 @@ fn crs_doubled_before_a_newline_end_one_csv_line() {
     assert!(err.contains("crcrlf.csv:7: puzzle: 3 characters"), "{err}");
 }
 
-/// Trial 11, finding 4: a lines file whose first line holds lone CRs (no `\n`) for more than
+/// A lines file whose first line holds lone CRs (no `\n`) for more than
 /// the 4 MiB line cap, read as a stream: the first block was cut at a lone CR before the
 /// layout was known (CSV rows, it seemed), so the line became two records and every later
 /// line was one further off than `grep -n` and the mapped file say. The stream now reads it

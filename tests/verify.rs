@@ -425,7 +425,7 @@ fn lines_pairs_with_every_separator() {
     assert_eq!(json["verdicts"]["duplicate"], 1, "line 9 repeats line 8");
 }
 
-/// Trial 5: on a lines file, a solution cut to 80 digits, one of 82 and one of 79 after
+/// On a lines file, a solution cut to 80 digits, one of 82 and one of 79 after
 /// `:` passed as `ok` (no 81-character field, so "no solution"), and the summary's "0 stored
 /// solutions wrong" seemed to cover rows without one. A field of 75-90 cells after the
 /// puzzle is now a damaged solution (`solution-malformed`), and the rows compared and the
@@ -470,7 +470,7 @@ fn damaged_and_missing_stored_solutions_are_counted() {
             r[3].starts_with(&format!("solution: {n} characters, expected 81")),
             "{r:?}"
         );
-        // Trial 6: a solution (digits 1-9) has no leading zeros to lose.
+        // A solution (digits 1-9) has no leading zeros to lose.
         assert!(!r[3].contains("leading zeros"), "{r:?}");
     }
     assert_eq!(json["verdicts"]["ok"], 3);
@@ -506,7 +506,7 @@ fn damaged_and_missing_stored_solutions_are_counted() {
     );
 }
 
-/// Trial 9: a file of `puzzle,solution` lines cut 60 bytes before its end passed `verify`
+/// A file of `puzzle,solution` lines cut 60 bytes before its end passed `verify`
 /// (the last line's 22-digit solution read as "no solution"), and so did a middle row whose
 /// solution held 60 digits: only fields of 75 to 90 cells counted as damaged solutions. In a
 /// file whose lines carry 81-cell solutions, any field of cells after the puzzle is now one,
@@ -531,7 +531,7 @@ fn a_cut_solution_in_a_file_of_pairs_is_malformed() {
     for i in 4..8 {
         text += &format!("{},{}\n", p(i), s(i));
     }
-    // Cut as the trial did: the line end and 59 digits of the last solution go.
+    // Cut 60 bytes before the end: the line end and 59 digits of the last solution go.
     text.truncate(text.len() - 60);
     let pairs = dir.path().join("pairs_trunc.txt");
     fs::write(&pairs, &text).unwrap();
@@ -900,14 +900,14 @@ fn case_c41_ragged_rows_are_named_and_the_rest_go_on() {
         ]
     );
     assert_eq!(json["verdicts"]["ok"], 3, "lines 2, 5 (quoted) and 6");
-    // Trial 6: the ragged rows carry a solution; it was not compared, but they did not
+    // The ragged rows carry a solution; it was not compared, but they did not
     // "have none".
     assert_eq!(json["stored_solutions_compared"], 3);
     assert_eq!(json["stored_solutions_not_compared"], 2);
     assert_eq!(json["rows_without_solution"], 0);
 }
 
-/// Trial 6: a row whose stored solution opens a quote it never closes is rejected as a row
+/// A row whose stored solution opens a quote it never closes is rejected as a row
 /// (`puzzle-malformed`); its solution was not compared, but the row did carry one.
 #[test]
 fn an_unclosed_quote_in_the_solution_is_not_a_row_without_solution() {
@@ -1011,7 +1011,7 @@ fn an_unwritable_report_fails_before_the_work_and_commits_no_rejects() {
     assert!(rejects.exists());
 }
 
-/// Trial 4, problem 11: a stored solution shifted by one character (a CSV cell cut at the
+/// A stored solution shifted by one character (a CSV cell cut at the
 /// front) repeats digits in most units, and each row's reason listed every repeat (870-970
 /// characters; all 9s, 2.5 KB). The reason names the first three repeats, how many more, at
 /// most four cells a repeat, and how many cells differ from the unique solution.
@@ -1059,7 +1059,7 @@ fn an_illegal_stored_solution_gets_a_short_reason() {
     assert_eq!(line, want);
 }
 
-/// Trial 6: an empty CSV solution field was a wrong stored solution (`solutions: empty`)
+/// An empty CSV solution field was a wrong stored solution (`solutions: empty`)
 /// while the same row in JSON Lines (`null`) carried none, so the tool's own CSV outputs,
 /// which write "none" as an empty field, failed verify. An empty or blank field is now "no
 /// stored solution", counted in `rows_without_solution`.
@@ -1085,7 +1085,7 @@ fn an_empty_csv_solution_field_is_no_stored_solution() {
     );
 }
 
-/// Trial 11, finding 6: a solution column present but empty on every row said "no stored
+/// A solution column present but empty on every row said "no stored
 /// solutions", as a file without the column does; and "0 stored solutions wrong" stood for
 /// a run that compared none. The summary names the column and the empty rows, and says
 /// "wrong" only of solutions it compared.
@@ -1136,7 +1136,7 @@ fn an_all_empty_solution_column_is_named_apart_from_no_column() {
     );
 }
 
-/// Trial 6: `augment --keep-unsolved -o ku.csv` writes an empty `solution` for the rows it
+/// `augment --keep-unsolved -o ku.csv` writes an empty `solution` for the rows it
 /// keeps without one; `verify ku.csv` must not call those wrong stored solutions.
 #[test]
 fn augment_keep_unsolved_output_verifies() {
@@ -1188,7 +1188,7 @@ fn augment_keep_unsolved_output_verifies() {
     );
 }
 
-/// Trial 7: `solve`, `canon`, `rate`, `augment`, `dedup` and `overlap` said `xc.csv:2:
+/// `solve`, `canon`, `rate`, `augment`, `dedup` and `overlap` said `xc.csv:2:
 /// column 41: invalid character 'x'` ("column 41" reads as a field number in a CSV) and
 /// `:3: 80 characters, expected 81` where `verify` named the cell and the column. Every
 /// command now gives `verify`'s detail; a lines input, with one field, gives it unnamed.
@@ -1237,11 +1237,11 @@ fn every_command_words_a_bad_puzzle_field_as_verify_does() {
     assert_eq!(notes(&train, &csv), want_csv, "overlap");
 }
 
-/// Trial 10, finding 7: a file whose every puzzle appears twice (the second copy in the
+/// A file whose every puzzle appears twice (the second copy in the
 /// second half), verified as shard 1/2, said "0 duplicate" as if the file had no repeats.
 /// The summary says that only the shard was searched; the whole run finds them all.
 #[test]
-fn trial10_a_shards_summary_says_repeats_were_searched_within_it_only() {
+fn a_shards_summary_says_repeats_were_searched_within_it_only() {
     let dir = tempfile::tempdir().unwrap();
     let csv = fs::read_to_string(SAMPLE_CSV).unwrap();
     let body: String = csv.lines().skip(1).map(|l| format!("{l}\n")).collect();

@@ -143,7 +143,7 @@ pub struct BenchRow {
     pub solved: u64,
     /// Puzzles of a pass with two or more solutions, as `solve`'s `multiple`: not counted
     /// in `solved`. `None` (JSON `null`, empty in CSV) in `first` mode, where no second
-    /// solution is looked for, as `solve --first` reports it (trial 10, finding 6).
+    /// solution is looked for, as `solve --first` reports it.
     pub multiple: Option<u64>,
     /// Puzzles of a pass without a solution.
     pub unsolvable: u64,
@@ -171,7 +171,7 @@ pub struct BenchRow {
     /// Thread count of the baseline row.
     pub baseline_threads: usize,
     /// More threads than the cores available ([`Provenance::cores`]): the row measures
-    /// threads taking turns on a core, not scaling (trial 6). Every export marks it.
+    /// threads taking turns on a core, not scaling. Every export marks it.
     pub oversubscribed: bool,
 }
 
@@ -361,7 +361,7 @@ pub fn measure(
 
 /// Fills `speedup` and `efficiency` of one input's rows against its 1-thread row, or
 /// against its fewest-threads row when 1 thread was not measured; both `None` on every row
-/// when that row's rate is 0 (nothing timed: trial 7, an empty input gave the baseline
+/// when that row's rate is 0 (nothing timed: an empty input would give the baseline
 /// 1.00 and the other row 0.00 for the same 0 / 0).
 pub fn set_speedups(rows: &mut [BenchRow]) {
     let Some(base) = rows
@@ -452,8 +452,8 @@ mod tests {
         }
     }
 
-    /// Trial 8: a 1-thread row of one pass under load gave speed-up 54.23 and efficiency
-    /// 13.56 with no word of doubt.
+    /// A 1-thread row of one short pass under load can give an absurd speed-up and an
+    /// efficiency far above 1; the caveats must say so rather than print it without doubt.
     #[test]
     fn caveats_name_small_timings_superlinear_rows_and_a_busy_machine() {
         let mut slow = row(1, 2907.0);
@@ -520,7 +520,7 @@ mod tests {
                 (Some(0.0), Some(0.0))
             ]
         );
-        // Trial 7: nothing timed (an empty input) is 0 / 0 on every row, the baseline's too.
+        // Nothing timed (an empty input) is 0 / 0 on every row, the baseline's too.
         let mut zero = vec![row(1, 0.0), row(2, 0.0)];
         set_speedups(&mut zero);
         assert!(zero

@@ -29,7 +29,7 @@ pub struct Provenance {
     pub os: String,
     /// The machine's load average when the run started (before the inputs were read), or
     /// `null` where there is no `/proc/loadavg`. Above `cores`, other work was competing for
-    /// the cores the rows were timed on (trial 6).
+    /// the cores the rows were timed on.
     pub load_average_start: Option<LoadAverage>,
     /// The machine's load average when the last row was timed, or `null` as for
     /// `load_average_start`. Set by [`Provenance::finish`]; the run's own threads count in it.
@@ -76,7 +76,7 @@ pub fn available_cores() -> usize {
 /// `load` is above `cores`: `the load average at the start was 3.50, above the 2 cores:
 /// other work competed for them`; `None` when it is not, or unknown. The caller says what
 /// that does to its numbers: `bench`'s rates and speed-ups, `solve`'s wall times per puzzle
-/// (a descheduled thread's waiting counts in them; trial 9).
+/// (a descheduled thread's waiting counts in them).
 pub fn competing_work(load: Option<LoadAverage>, cores: usize) -> Option<String> {
     let load = load.filter(|l| l.one_min > cores as f64)?;
     Some(format!(

@@ -95,7 +95,7 @@ impl BenchArgs {
         not_a_table("--export-json", outputs[0].1, "one JSON document", "json")?;
         not_a_table("--export-markdown", outputs[2].1, "Markdown", "md")?;
         let mut threads: Vec<usize> = self.threads.iter().map(|n| n.get()).collect();
-        // `-j 1,1` gave two rows of one measurement (trial 5).
+        // `-j 1,1` gave two rows of one measurement.
         let twice = (1..threads.len()).find(|&i| threads[..i].contains(&threads[i]));
         if let Some(n) = twice.map(|i| threads[i]) {
             return Err(format!(

@@ -17,7 +17,7 @@
 //! A repeat that arrives within [`REPEAT_GRACE`] of the first signal is ignored: GNU
 //! `timeout` (and schedulers or wrappers that signal both the process and its group)
 //! sends the same signal twice within microseconds, and treating that as "the user means
-//! it" threw away every output of such a run by luck of timing (trial 10, finding 2).
+//! it" threw away every output of such a run by luck of timing.
 //! A person's second Ctrl-C comes later than that.
 
 use std::sync::atomic::Ordering;

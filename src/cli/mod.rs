@@ -118,7 +118,7 @@ pub enum Command {
 pub fn error_line(e: &clap::Error, args: &[std::ffi::OsString]) -> String {
     let first_arg = args.get(1).map(std::ffi::OsString::as_os_str);
     if e.kind() == clap::error::ErrorKind::InvalidUtf8 {
-        // Trial 11, finding 9: clap's "invalid UTF-8 was detected in one or more arguments"
+        // Clap's "invalid UTF-8 was detected in one or more arguments"
         // named none of them.
         if let Some(line) = not_utf8(args) {
             return line;
@@ -166,7 +166,7 @@ fn not_utf8(args: &[std::ffi::OsString]) -> Option<String> {
 
 /// Parses a `--seed` value (`augment`, `rate`, `bench`): a whole number that fits in 64
 /// bits. Its own message for anything else, so `--seed -1` is not told of an "invalid
-/// digit" (a new-user trial finding).
+/// digit".
 fn parse_seed(text: &str) -> Result<u64, String> {
     text.trim()
         .parse()

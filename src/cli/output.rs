@@ -87,12 +87,12 @@ impl ParquetArgs {
 
 /// Refuses an output written as CSV only (or, for `dedup -o`, CSV rows or lines as read)
 /// but named as another table format (`.jsonl`, `.npz`, `.parquet`:
-/// [`TableFormat::of_output`]), which would silently hold CSV (trial 4, problem 1; also in
+/// [`TableFormat::of_output`]), which would silently hold CSV (also in
 /// a build without the `parquet` feature). `written`: what the output holds, for the message.
 pub fn csv_only(flag: &str, path: Option<&String>, written: &str) -> Result<(), String> {
     let Some(path) = path else { return Ok(()) };
     // `.json` is a format this tool writes (reports, `bench --export-json`), so the
-    // refusal says what this output is instead (trial 6).
+    // refusal says what this output is instead.
     if matches!(unwritten_format(path), Some((_, Some(TableFormat::Jsonl)))) {
         return Err(format!(
             "{flag} {path}: {written}, not one JSON document: name it .csv"

@@ -73,7 +73,7 @@ impl ReportCommand {
 fn check_merge_paths(output: &str, inputs: &[String]) -> Result<(), String> {
     let output = output.to_string();
     empty_path(inputs, &[("OUT.json", Some(&output))])?;
-    // Named as --report and --export-json are (trial 6: `report merge mm.csv` was taken).
+    // Named as --report and --export-json are (`report merge mm.csv` was taken).
     not_a_table("report merge", Some(&output), "one JSON document", "json")?;
     match input_written(inputs, &[("OUT.json", Some(&output))]) {
         Some(_) => Err(format!(

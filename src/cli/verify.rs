@@ -29,7 +29,7 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "N", default_value = "2", value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
     pub limit: u32,
     /// Not a flag of `verify`, which writes no solutions: taken only to point to
-    /// `--rejects` and `--report` (trial 9, finding 10), where clap would only say how to
+    /// `--rejects` and `--report`, where clap would only say how to
     /// pass `-o` as a value.
     #[arg(short = 'o', long = "output", value_name = "FILE", hide = true)]
     pub output: Option<String>,

@@ -20,7 +20,7 @@ use crate::summary::count;
 
 /// Runs the benchmark, writes the exports, returns the report. Every export is opened
 /// before any timing, so a path that cannot be written fails at once. `None` when Ctrl-C
-/// stopped it (trial 11, finding 7): no export is written, their temporaries are removed.
+/// stopped it: no export is written, their temporaries are removed.
 ///
 /// # Errors
 /// Fatal problems only: an unreadable input, an unknown layout, a pool that cannot start,
@@ -44,8 +44,8 @@ pub fn run_bench(cfg: &BenchConfig) -> Result<Option<BenchReport>> {
         results: Vec::new(),
     };
     // Every input is read and parsed before the first is timed, so a missing or unreadable
-    // third file fails the run at once, not after minutes spent timing the first two (trial
-    // 11, finding 3). Each input's puzzles are freed once it is timed.
+    // third file fails the run at once, not after minutes spent timing the first two.
+    // Each input's puzzles are freed once it is timed.
     let mut loaded = Vec::with_capacity(cfg.inputs.len());
     for path in &cfg.inputs {
         let Some((info, puzzles)) = load(path, cfg)? else {

@@ -39,7 +39,7 @@ impl Merged {
     pub fn summary(&self, output: &str) -> String {
         let (header, records) = match self {
             Merged::Solve(r) => (&r.header, r.counts.records_counted()),
-            // Trial 10, finding 7: repeats across the merged runs were never looked for.
+            // Repeats across the merged runs were never looked for.
             Merged::Verify(r) => (
                 &r.header,
                 format!(
@@ -123,7 +123,7 @@ fn read(path: &str) -> Result<Read> {
         .pointer("/provenance/tool")
         .and_then(serde_json::Value::as_str);
     if field("tool").is_none() && bench_tool == Some(TOOL) {
-        // Trial 5: a bench export was called "not a sudoku-batch --report".
+        // A bench export was called "not a sudoku-batch --report".
         bail!(
             "{path}: a bench export (--export-json), which report merge does not merge: \
              bench rows are timings, not counts; put the rows of the shards side by side \
@@ -195,7 +195,7 @@ pub fn merge_files(paths: &[String], partial: bool) -> Result<Merged> {
         }
         "verify" => {
             let mut r: VerifyReport = merge_as(reads, partial)?;
-            // Repeats across the merged runs were never looked for (trial 5).
+            // Repeats across the merged runs were never looked for.
             let shards = r.header.shards.iter().all(Option::is_some);
             r.counts.duplicates_within = match shards {
                 true => "each shard",

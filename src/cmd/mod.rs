@@ -135,7 +135,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         }
         Command::Bench(cfg) => {
             let Some(report) = bench::run_bench(&cfg)? else {
-                // Rows cut short measure nothing: no table and no export (trial 11, finding 7).
+                // Rows cut short measure nothing: no table and no export.
                 eprintln!("sudoku-batch bench: interrupted: no table or export written");
                 return Ok(ExitCode::from(130));
             };

@@ -10,7 +10,7 @@
 //! the first match is written as `test_input,test_line,train_input,train_line,relation`
 //! with relation `exact`, `isomorph` or `same-solution-class`. A row with no such solution
 //! grid is not compared by solution class: each side's such rows are counted and named in
-//! a warning, so a clean result says what it did not check (trial 10, finding 5).
+//! a warning, so a clean result says what it did not check.
 //!
 //! Train and test are read each with its own layout options (`--train-puzzle-column`, ...):
 //! a split's two files often differ. A side whose puzzles, read from a column, are all complete grids gets a
@@ -233,7 +233,7 @@ where
         eprintln!("sudoku-batch: warning: {w}");
     }
     if !cfg.train.quiet {
-        // Each side's invalid count (trial 5: "11 train records and 5 test records, 5
+        // Each side's invalid count ("11 train records and 5 test records, 5
         // invalid" read as if every test record were invalid).
         eprintln!(
             "sudoku-batch: overlap: {} ({} invalid) and {} ({} invalid){}",
@@ -243,8 +243,8 @@ where
             sum.test_invalid,
             if interrupted { " (interrupted)" } else { "" }
         );
-        // Never "0 same solution class" for a check that did not run (trial 6), nor
-        // without a word on the rows it skipped (trial 10).
+        // Never "0 same solution class" for a check that did not run, nor
+        // without a word on the rows it skipped.
         let skipped = sum.train_unclassed + sum.test_unclassed > 0;
         let class = match (cfg.by_solution, skipped) {
             (true, false) => format!("{} same solution class", sum.same_solution_class),

@@ -53,7 +53,7 @@ impl RowWriter {
                 if let Some(h) = l.header() {
                     let mut names = h.to_vec();
                     // Named as `solve` names its added columns: `minlex_2` beside an
-                    // input's own `minlex` (trial 3, problem 3).
+                    // input's own `minlex`.
                     let added = added.map(|a| fresh_name(a, h));
                     names.extend(added);
                     w.write_record(&names).context(what.to_string())?;
@@ -90,7 +90,7 @@ impl RowWriter {
             }
             RowWriter::Lines { out, added: false } => {
                 // The whole line, as a CSV row is kept whole: a rating, hash or label
-                // after the puzzle is part of the record (trial 10, finding 3).
+                // after the puzzle is part of the record.
                 out.write_all(fields.and_then(|f| f.get(2)).unwrap_or(b""))?;
                 out.write_all(b"\n")?;
             }

@@ -122,8 +122,8 @@ pub struct Collector {
     invalid_seen: u64,
     /// Records written since the last [`Target::start_writeback`].
     unsynced: usize,
-    /// Whether every puzzle is a complete grid (a solution column read as puzzles, trial
-    /// 5), judged on the first input's layout.
+    /// Whether every puzzle is a complete grid (a solution column read as puzzles), judged
+    /// on the first input's layout.
     puzzle_column: Option<PuzzleColumnCheck>,
     /// The messages of a failure to write the solutions and the stats ([`cannot_write`]).
     what: [String; 2],
@@ -396,7 +396,7 @@ fn summary_lines(r: &SolveReport) -> Vec<String> {
         ));
     }
     // The wall time holds start-up, reading and writing too: for a small input it dwarfs
-    // the solver's (trial 8: 26597.87 µs/puzzle beside 4 µs in the solver), so the line
+    // the solver's (thousands of times over for a few easy puzzles), so the line
     // says so, and the solver's own mean follows.
     lines.push(format!(
         "sudoku-batch: {:.3} s wall with start-up, {:.0} puzzles/s, {:.2} µs/puzzle, {}",
@@ -406,7 +406,7 @@ fn summary_lines(r: &SolveReport) -> Vec<String> {
         count(r.header.threads as u64, "thread", "threads"),
     ));
     // Latency and guesses cover the searched records only (not `invalid`): with none, zeros
-    // would read as figures ("0.0% no guess": every puzzle guessed; trial 7).
+    // would read as figures ("0.0% no guess": every puzzle guessed).
     let tally = &r.counts.tally;
     match tally.solved_by_search {
         0 => lines.push(
@@ -415,7 +415,7 @@ fn summary_lines(r: &SolveReport) -> Vec<String> {
                 .to_string(),
         ),
         // Each puzzle is timed by the wall clock around its solve, so a thread descheduled
-        // mid-puzzle counts its wait (trial 9: under load the mean rose above p99): say so.
+        // mid-puzzle counts its wait (under load the mean rose above p99): say so.
         searched => lines.extend([
             format!(
                 "sudoku-batch: in the solver alone {:.2} µs/puzzle of wall time (mean of {})",
@@ -491,13 +491,13 @@ mod tests {
             lines[2]
         );
         assert!(lines[3].ends_with("1024 threads"), "{}", lines[3]);
-        // Trial 8: the wall figure holds start-up; the solver's own time is beside it.
+        // The wall figure holds start-up; the solver's own time is beside it.
         assert!(
             lines[3].contains("99999.999 s wall with start-up"),
             "{}",
             lines[3]
         );
-        // Trial 9, finding 4: per-puzzle times are wall times.
+        // Per-puzzle times are wall times.
         assert_eq!(
             lines[4],
             "sudoku-batch: in the solver alone 50000.00 µs/puzzle of wall time (mean of 2 \
@@ -507,7 +507,7 @@ mod tests {
         assert!(lines[5].contains("µs; 20000.00 guesses/puzzle, 50.0% no guess"));
     }
 
-    /// Trial 9, finding 4: `solve` warns of a busy machine as `bench` does, and only then.
+    /// `solve` warns of a busy machine as `bench` does, and only then.
     #[test]
     fn a_load_above_the_cores_gives_a_warning() {
         assert_eq!(load_warning(LoadAverage::parse("2.00 5 5"), 2), None);
@@ -519,8 +519,8 @@ mod tests {
         );
     }
 
-    /// Trial 7: a file of clue conflicts said `latency p50/p99/max 0.0/0.0/0.0 µs; 0.00
-    /// guesses/puzzle, 0.0% no guess`, as if every puzzle had been guessed.
+    /// A file of clue conflicts must not print `latency p50/p99/max 0.0/0.0/0.0 µs; 0.00
+    /// guesses/puzzle, 0.0% no guess`, which reads as if every puzzle had been guessed.
     #[test]
     fn a_run_that_searched_nothing_says_so_instead_of_zeros() {
         let counts = SolveCounts {

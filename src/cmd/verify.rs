@@ -152,8 +152,8 @@ pub struct Auditor {
     solution_sources: Vec<String>,
     /// Whether each input so far, by index, has had a row with a stored solution.
     solutions_read: Vec<bool>,
-    /// Whether every puzzle is a complete grid (a solution column read as puzzles, trial
-    /// 5), judged on the first input's layout.
+    /// Whether every puzzle is a complete grid (a solution column read as puzzles), judged
+    /// on the first input's layout.
     puzzle_column: Option<PuzzleColumnCheck>,
 }
 
@@ -233,7 +233,7 @@ impl Auditor {
                 }
             }
             // A row carries a stored solution when its solution field holds something, even
-            // when the row failed before it was parsed (ragged, unclosed quote: trial 6).
+            // when the row failed before it was parsed (ragged, unclosed quote).
             let carries =
                 raw.solution.is_some() || !self.layout.record_text(raw).1.trim_ascii().is_empty();
             let counts = &mut self.counts;
@@ -357,7 +357,7 @@ impl Auditor {
             return;
         }
         // Never "0 wrong" about solutions that were never read (issue 10) or never compared
-        // (trial 11: a column of empty or malformed solutions).
+        // (a column of empty or malformed solutions).
         let stored = match c.stored_solutions_compared + c.stored_solutions_wrong {
             1.. => format!(
                 "; {} wrong",
@@ -369,7 +369,7 @@ impl Auditor {
             ),
             0 => String::new(),
         };
-        // Trial 10, finding 7: "0 duplicate" of a shard read as "no repeats in the file".
+        // "0 duplicate" of a shard read as "no repeats in the file".
         let within = match cfg.read.shard {
             Some(_) => " (repeats searched within this shard only)",
             None => "",
@@ -414,7 +414,7 @@ impl Auditor {
 
 /// The summary's line on stored solutions: where they were read and how many rows were
 /// compared, or why none was. A solution column with every field empty is named as present
-/// (finding 6 of trial 11: "no stored solutions" read as if the column were missing), and
+/// ("no stored solutions" read as if the column were missing), and
 /// no row is said to be compared that was not.
 fn solution_line(c: &VerifyCounts, inputs: &[InputInfo]) -> String {
     // An empty CSV field, a line without a solution field, or a JSON Lines or Parquet row
@@ -432,7 +432,7 @@ fn solution_line(c: &VerifyCounts, inputs: &[InputInfo]) -> String {
         .collect();
     match &c.solution_source {
         Some(source) => {
-            // How many rows the "wrong" count is about (trial 5: lines without a solution
+            // How many rows the "wrong" count is about (lines without a solution
             // passed as `ok`, and "0 wrong" seemed to cover them).
             let mut without = match c.stored_solutions_malformed {
                 0 => String::new(),
@@ -450,8 +450,8 @@ fn solution_line(c: &VerifyCounts, inputs: &[InputInfo]) -> String {
             let compared = count(n, "stored solution", "stored solutions");
             format!("solution source: {source}; {compared} compared{without}")
         }
-        // No rows (an empty shard, a header-only file) say nothing about solutions (trial
-        // 7: an empty shard of a file with a solution column claimed none).
+        // No rows (an empty shard, a header-only file) say nothing about solutions (an
+        // empty shard of a file with a solution column must not claim it has none).
         None if c.rows == 0 => "no rows read: nothing checked".to_string(),
         None if !columns.is_empty() => {
             let mut names = columns;

@@ -390,7 +390,7 @@ where
 /// Prints the two summary lines (see README, `augment`). Records taken with their stored
 /// solution were not checked for uniqueness: the summary says so, and gives `… multiple`
 /// only when the solver ran on some record, so `0 multiple` never stands for "not
-/// checked" (trial 4, problem 5).
+/// checked".
 fn print_summary(c: &AugmentCounts, keep_unsolved: bool) {
     eprintln!(
         "sudoku-batch: {}: {} augmented, {} kept without solutions; {} written{}",

@@ -175,7 +175,7 @@ pub fn run<S: Sink>(
         let progress = Progress::new(&data, quiet);
         let count = progress.record_count(&data);
         let (interrupted, records) = std::thread::scope(|s| {
-            // The bar's total is counted beside the work, not before it (trial 7).
+            // The bar's total is counted beside the work, not before it.
             if let Some(count) = count {
                 let progress = &progress;
                 s.spawn(move || count.count().map(|n| progress.set_total(n)));
@@ -206,9 +206,9 @@ pub fn run<S: Sink>(
 }
 
 /// What the note on an input without records says: a shard of a file with fewer lines
-/// than shards is empty although the file is not, so it is named (trial 3); a run stopped
+/// than shards is empty although the file is not, so it is named; a run stopped
 /// by Ctrl-C before its first record was finished may have read many (a pipe, a terminal),
-/// so it never says none were found (trial 10, finding 4).
+/// so it never says none were found.
 fn empty_note(shard: Option<Shard>, interrupted: bool) -> String {
     match (interrupted, shard) {
         (true, _) => "interrupted before any record was finished (0 records)".to_string(),

@@ -18,8 +18,8 @@ use crate::input::{Dataset, RecordCount};
 /// draws beside the bar, in columns (`00:00:00 [] 99999999/99999999 records, 9999999
 /// puzzles/s, 59m left`): [`template`] takes the first that leaves the bar [`MIN_BAR`]
 /// columns of the terminal. The bar takes the columns left (`{wide_bar}`); a line wider
-/// than the terminal wrapped, and each redraw left a broken line behind (trial 11, finding
-/// 8: the one template drew 68 columns of text on a 50-column terminal).
+/// than the terminal wrapped, and each redraw left a broken line behind (one template of
+/// 68 columns of text on a 50-column terminal did).
 const BY_RECORDS: [(&str, usize); 4] = [
     ("{elapsed_precise} [{wide_bar}] {msg}, {eta} left", 68),
     NARROW[0],
@@ -131,9 +131,9 @@ impl Progress {
         }
     }
 
-    /// The count of `data`'s records for the bar's total, to run beside the work (trial 7:
-    /// run before it, the count was one serial pass, 24 ms per million lines, 2-5% of a run
-    /// of easy puzzles); give its result to [`Progress::set_total`]. `None` when the bar is
+    /// The count of `data`'s records for the bar's total, to run beside the work (run
+    /// before it, the count is one serial pass, a noticeable share of a run of easy
+    /// puzzles); give its result to [`Progress::set_total`]. `None` when the bar is
     /// hidden or the count would not be exact and cheap ([`Dataset::record_count`]).
     pub fn record_count(&self, data: &Dataset) -> Option<RecordCount> {
         self.shown.then(|| data.record_count()).flatten()
@@ -244,7 +244,7 @@ mod tests {
         }
     }
 
-    /// Trial 11, finding 8: on a terminal narrower than the bar's 68 columns of text, every
+    /// On a terminal narrower than the bar's 68 columns of text, every
     /// line wrapped. Each width from 4 to 120 columns now gets lines that fit, by bytes and
     /// by records, with the widest numbers; a wide terminal keeps the full text, and a
     /// resized one gets the template of its new width at the next update.
@@ -333,7 +333,7 @@ mod tests {
         }
     }
 
-    /// Trial 7: the count ran before the work; now the bar goes by bytes until it is in.
+    /// The count ran before the work; now the bar goes by bytes until it is in.
     #[test]
     fn the_total_turns_the_bar_from_bytes_to_records() {
         use crate::grid::fixtures::P;

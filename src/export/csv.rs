@@ -1,10 +1,10 @@
 //! CSV export: one row per (input, thread count). CSV has no place for a header block, so
 //! the provenance and the settings (mode, warm-up, min time, seed, shard, version, commit,
 //! rustc, CPU, input SHA-256) are repeated in columns on every row; a row pasted alone
-//! still says where it came from, and that it timed a shard (trial 5). `oversubscribed`
+//! still says where it came from, and that it timed a shard. `oversubscribed`
 //! (`true` when the row ran more threads than `cores`) and the load averages at the start
 //! and end of the run (`1min 5min 15min`, empty where unknown) say whether the machine was
-//! busy (trial 6). `speedup` and `efficiency` are empty when undefined (nothing timed);
+//! busy. `speedup` and `efficiency` are empty when undefined (nothing timed);
 //! `multiple` in `first` mode (no second solution looked for).
 
 use anyhow::Result;

@@ -1,7 +1,7 @@
 //! Markdown export: the results table (as hyperfine's `--export-markdown`) followed by the
 //! provenance and the method, ready to paste into BENCHMARKS.md or an issue. A row run with
 //! more threads than cores has its thread count marked `N*` and a line under the table
-//! saying what it measures (trial 6); the load averages at the start and end of the run are
+//! saying what it measures; the load averages at the start and end of the run are
 //! in the provenance list.
 
 use std::fmt::Write as _;

@@ -109,7 +109,7 @@ pub(crate) fn oversubscribed_note(report: &BenchReport) -> Option<String> {
 }
 
 /// What follows the input's name in a row of a run over one shard: ` (shard 2/4)`, so the
-/// row does not pass for the whole file's (trial 5); empty for whole inputs.
+/// row does not pass for the whole file's; empty for whole inputs.
 pub(crate) fn shard_mark(report: &BenchReport) -> String {
     report
         .settings
@@ -119,8 +119,8 @@ pub(crate) fn shard_mark(report: &BenchReport) -> String {
 }
 
 /// The results as an aligned text table, for the terminal: the input is marked with its
-/// shard (`big.txt (shard 2/4)`, trial 10, finding 9), and a thread count above the cores
-/// is marked `*` and footnoted, as in the Markdown export (trial 9, finding 12).
+/// shard (`big.txt (shard 2/4)`), and a thread count above the cores
+/// is marked `*` and footnoted, as in the Markdown export.
 pub fn text_table(report: &BenchReport) -> String {
     let mut rows = vec![[
         "input",

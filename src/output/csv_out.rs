@@ -8,7 +8,7 @@ use crate::record::SolvedRecord;
 
 /// The field delimiter of CSV rows that echo an input's rows: the input's own (sniffed, or
 /// given with `--delimiter`) for a CSV input, so a `;`- or tab-separated file keeps its
-/// layout (trial 6, finding 3); `,` for JSON Lines and Parquet, which have none.
+/// layout; `,` for JSON Lines and Parquet, which have none.
 pub(crate) fn echo_delimiter(layout: &Layout) -> u8 {
     match layout {
         Layout::Csv { delimiter, .. } => *delimiter,

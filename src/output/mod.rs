@@ -110,7 +110,7 @@ impl Target {
             ));
         }
         // Standard output or error by another name, a device, FIFO or descriptor path:
-        // written in place, never truncated (trial 11, finding 1).
+        // written in place, never truncated.
         match stream::open_stream(path)? {
             Some(stream::Stream::Stdout) => {
                 return Ok(Target::Stdout(BufWriter::with_capacity(
@@ -131,7 +131,7 @@ impl Target {
         }
         // A symlink to a file (`latest.txt -> run42.txt`), even one not created yet: the
         // temporary goes beside the file it names and is renamed over that file, so the
-        // link stays a link and a failed run leaves the file as it was (trial 11, finding 2).
+        // link stays a link and a failed run leaves the file as it was.
         let target = link_target(Path::new(path))?;
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
@@ -311,7 +311,7 @@ pub fn cannot_write(path: &str, what: &str) -> String {
 
 /// Refuses an output named as a compressed file (`out.csv.gz`, `.zst`, `.xz`, `.bz2`,
 /// `.zip`): every output is written uncompressed, and plain text under such a name would not
-/// decompress (trial 3, problem 6). The reason says how to get the file compressed.
+/// decompress. The reason says how to get the file compressed.
 fn refuse_compressed_name(path: &str) -> io::Result<()> {
     let Some(codec) = Codec::from_extension(path) else {
         return Ok(());
@@ -334,8 +334,8 @@ fn refuse_compressed_name(path: &str) -> io::Result<()> {
 }
 
 /// Refuses an output named as a data format the tool does not write (`out.npy`, `out.json`,
-/// `out.feather`: [`table::unwritten_format`]), which would silently hold CSV (trial 4,
-/// problem 4); `.json` is a JSON document's own name (`json`). The reason names the nearest
+/// `out.feather`: [`table::unwritten_format`]), which would silently hold CSV;
+/// `.json` is a JSON document's own name (`json`). The reason names the nearest
 /// format the tool writes.
 fn refuse_unwritten_format(path: &str, json: bool) -> io::Result<()> {
     let Some((what, nearest)) = table::unwritten_format(path) else {
@@ -617,7 +617,7 @@ mod tests {
 
     #[test]
     fn a_symlinked_output_is_replaced_atomically_at_the_file_it_names() {
-        // Trial 11, finding 2: the link's file was truncated and written in place, so a
+        // The link's file was truncated and written in place, so a
         // run that failed left it half-written. Now an uncommitted run leaves it as it was.
         let dir = tempfile::tempdir().unwrap();
         let real = dir.path().join("real.txt");

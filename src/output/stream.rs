@@ -1,4 +1,4 @@
-//! Outputs that are streams rather than files to replace (trial 11, finding 1): the
+//! Outputs that are streams rather than files to replace: the
 //! process's own standard output or error under a path (`/dev/stdout`, `/dev/fd/2`, the file
 //! stdout is redirected to), another open descriptor (`/dev/fd/N`, `/proc/self/fd/N`), a
 //! device, a FIFO or a socket. Such a path is written in place and never truncated: reopening

@@ -130,7 +130,7 @@ impl TableFormat {
     /// a lines input (`lines_input`), `txt` on a CSV (or JSON Lines, Parquet) input. `None`
     /// keeps the layout's own output: `txt` on a lines input, `csv` on a CSV input, any
     /// other name, standard output. The flag and the extension decide alike, so a flag that
-    /// agrees with the extension never changes the output (a new-user trial finding).
+    /// agrees with the extension never changes the output.
     pub fn for_rows(
         path: &str,
         format: Option<TableFormat>,
@@ -171,7 +171,7 @@ impl TableFormat {
 /// A data format that this tool does not write, named by an output's extension (`.npy`,
 /// `.json`, `.pq`, `.feather`, `.arrow`, `.h5`, `.hdf5`, `.xlsx`, `.xls`, `.pkl`, `.pickle`,
 /// case-insensitive): what it is, and the nearest [`TableFormat`] that the tool writes, when
-/// there is one. An output under such a name would silently hold CSV (trial 4, problem 4),
+/// there is one. An output under such a name would silently hold CSV,
 /// so [`Target::create`] refuses it. `None` for every other name.
 pub fn unwritten_format(path: &str) -> Option<(&'static str, Option<TableFormat>)> {
     let ext = std::path::Path::new(path).extension()?.to_str()?;
@@ -445,7 +445,7 @@ mod tests {
         );
     }
 
-    /// New-user trial: `canon --output-format txt` wrote a lone space for a record that is
+    /// `canon --output-format txt` wrote a lone space for a record that is
     /// not a puzzle (both grids missing), so the file read back had fewer records.
     #[test]
     fn txt_writes_a_missing_grid_as_a_dash_and_keeps_every_line() {

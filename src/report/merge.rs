@@ -10,9 +10,9 @@
 //!   merged report then says `"partial": true` and lists `missing_shards`. A shard whose
 //!   run was interrupted (`"interrupted": true`) covers only a prefix of its records, so it
 //!   counts as missing: refused unless `partial`, then listed in `interrupted_shards`
-//!   (trial 10: such a merge said `"partial": false`). Each input was
+//!   (such a merge said `"partial": false`). Each input was
 //!   read alike in every shard: the same `layout`, `puzzle_source` and `solution_source`
-//!   (trial 5: a shard run with `--puzzle-column solution` checked the solution grids as
+//!   (a shard run with `--puzzle-column solution` checked the solution grids as
 //!   puzzles, and its merge claimed the stored solutions checked).
 //! - **Whole runs** (no `shard`, merged reports included) of different inputs add up; two
 //!   that cover one input (same fingerprint) would count its records twice and are refused.
@@ -21,8 +21,8 @@
 //! Counts are folded with `+=` in shard order, then [`Counts::finish`] derives the rates.
 //! Time: `wall_ms` is the largest of the merged wall times (the makespan when the shards ran
 //! side by side, from which the rates are computed, as `rate_basis` says), `wall_ms_sum`
-//! their sum (machine time, and the rate `records_per_s_wall_sum`: trial 5, four shards run
-//! one after another gave 542k rows/s where the real rate was 176k), `threads` the sum.
+//! their sum (machine time, and the rate `records_per_s_wall_sum`: for shards run one
+//! after another, the rate from the largest wall time overstates the real rate), `threads` the sum.
 
 use std::collections::BTreeSet;
 
@@ -653,10 +653,10 @@ mod tests {
         assert_eq!(m.counts.records, 3);
     }
 
-    /// Trial 10, finding 1: a shard stopped by a signal (Slurm's time limit) was merged
+    /// A shard stopped by a signal (Slurm's time limit) was merged
     /// as if whole, `"partial": false`.
     #[test]
-    fn trial10_an_interrupted_shard_is_refused_unless_partial() {
+    fn an_interrupted_shard_is_refused_unless_partial() {
         let set = || {
             let mut cut = shard(&[30], "2/3");
             cut.1.header.interrupted = true;
@@ -706,7 +706,7 @@ mod tests {
         assert!(twice.contains("both cover a.txt"), "{twice}");
     }
 
-    /// Trial 5: a shard that read no stored solutions (run with `--puzzle-column solution`)
+    /// A shard that read no stored solutions (run with `--puzzle-column solution`)
     /// merged with one that did gave a report claiming them all checked.
     #[test]
     fn shards_that_read_differently_or_come_from_other_builds_are_refused() {
@@ -725,7 +725,7 @@ mod tests {
             ),
             "{err}"
         );
-        // Trial 7: lines carry solutions or not line by line, so a lines shard without
+        // Lines carry solutions or not line by line, so a lines shard without
         // any read as one with some, and the merged input says where they were read.
         let mut bare = shard(&[1], "1/2");
         bare.1.header.inputs[0].solution_source = None;
@@ -766,7 +766,7 @@ mod tests {
         );
     }
 
-    /// Trial 7: a shard whose `records` had been raised by hand merged without a word.
+    /// A shard whose `records` had been raised by hand merged without a word.
     #[test]
     fn a_report_whose_counts_contradict_one_another_is_refused_by_name() {
         let e = |edit: fn(&mut SolveCounts)| {

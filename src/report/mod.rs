@@ -26,14 +26,14 @@ pub use solve::{
     TallySummary,
 };
 
-/// The version of the report's JSON layout. 5: each input's `file_bytes` (`null` for
-/// standard input, which said 0) and `content_sha256`, which were `bytes` and `sha256`
-/// (trial 5: the name hid that it is the decompressed content's); 4: the build's `commit` in the header, and each
-/// input's `puzzle_source` and `solution_source`, which `report merge` compares (a schema-3
-/// report lacks them, so what its run read could not be checked); 3: solve's `invalid_kinds` and
-/// `solutions_capped` (a schema-2 report lacks them, so merging it with a schema-3 one would
-/// give kinds that do not add up to `invalid`); 2: the shared [`Header`] (`schema_version`,
-/// `sha256` per input, `merged_from`, `shards`, `partial`, `missing_shards`, `interrupted_shards`,
+/// The version of the report's JSON layout. 5: each input's `file_bytes` (`null` for standard
+/// input, which said 0) and `content_sha256`, which were `bytes` and `sha256` (the name hid that it
+/// is the decompressed content's); 4: the build's `commit` in the header, and each input's
+/// `puzzle_source` and `solution_source`, which `report merge` compares (a schema-3 report lacks
+/// them, so what its run read could not be checked); 3: solve's `invalid_kinds` and
+/// `solutions_capped` (a schema-2 report lacks them, so merging it with a schema-3 one would give
+/// kinds that do not add up to `invalid`); 2: the shared [`Header`] (`schema_version`, `sha256` per
+/// input, `merged_from`, `shards`, `partial`, `missing_shards`, `interrupted_shards`,
 /// `wall_ms_sum`); 1 (no `schema_version` field) is the layout of sudoku-batch 0.1 before it.
 pub const SCHEMA_VERSION: u32 = 5;
 
@@ -57,7 +57,7 @@ pub struct InputInfo {
     /// bytes, for a UTF-16 file the UTF-8 text, for standard input the bytes read; so a
     /// `.gz` and its plain copy have one fingerprint, which `sha256sum` gives for the plain
     /// copy. Two reports cover one input when their fingerprints agree, whatever the path
-    /// was on each host (trial 5: this was `sha256`, beside the compressed size, and read as
+    /// was on each host (this was `sha256`, beside the compressed size, and read as
     /// the file's). Computed only when a report is written
     /// ([`crate::input::ReadOptions::hash`]); empty otherwise.
     pub content_sha256: String,
@@ -245,8 +245,8 @@ pub trait Counts:
 
     /// The first way these counts contradict one another, in words (e.g. `records is 45
     /// but the status counts add up to 40 (...)`); `None` when they add up, as in every
-    /// report a run writes. `report merge` refuses a report whose counts do not (trial 7:
-    /// a hand-edited shard merged into a report of 45 records where its statuses said 40).
+    /// report a run writes. `report merge` refuses a report whose counts do not (a
+    /// hand-edited shard would otherwise merge into totals its statuses contradict).
     fn inconsistency(&self) -> Option<String>;
 }
 

@@ -58,7 +58,7 @@ impl Status {
 ///
 /// In JSON, `multiple` is `null` when `first_solution_only` is set (and a `null` reads back
 /// as that): a run that stopped at each puzzle's first solution never looked for a second,
-/// so `"multiple": 0` would read as a finding (trial 9, finding 3). Reports written before
+/// so `"multiple": 0` would read as a finding. Reports written before
 /// this say `0` there; their `solution_limit` of 1 tells the mode.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(into = "StatusCountsJson", from = "StatusCountsJson")]
@@ -523,7 +523,7 @@ pub type SolveReport = Report<SolveCounts>;
 mod tests {
     use super::*;
 
-    /// Trial 9, finding 3: first-solution counts write `multiple` as `null` and read it back
+    /// First-solution counts write `multiple` as `null` and read it back
     /// as that mode; a report that says `0` (or was written before) reads as checked.
     #[test]
     fn multiple_is_null_in_first_solution_mode_and_reads_back() {

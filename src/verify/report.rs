@@ -259,7 +259,7 @@ pub struct VerifyCounts {
     pub rows_without_solution: u64,
     /// Rows that carry a stored solution that was not compared because the row failed
     /// first: a ragged or unclosed-quote row, a malformed or clashing puzzle, a puzzle with
-    /// no solution. Neither compared nor without one (trial 6).
+    /// no solution. Neither compared nor without one.
     #[serde(default)]
     pub stored_solutions_not_compared: u64,
     /// Where the stored solutions were read: the solution column's name (`column N` without
@@ -444,7 +444,7 @@ mod tests {
         assert_eq!(serde_json::from_value::<ClueHistogram>(json).unwrap(), c);
     }
 
-    /// Trial 7: `report merge` refuses a verify report whose counts do not add up.
+    /// `report merge` refuses a verify report whose counts do not add up.
     #[test]
     fn counts_that_contradict_one_another_are_named() {
         let mut c = VerifyCounts::default();
