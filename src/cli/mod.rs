@@ -19,6 +19,7 @@ mod overlap;
 mod rate;
 mod report;
 mod solve;
+mod trace;
 mod verify;
 
 use augment::AugmentArgs;
@@ -29,6 +30,7 @@ use overlap::OverlapArgs;
 use rate::RateArgs;
 use report::ReportCommand;
 use solve::SolveArgs;
+use trace::TraceArgs;
 use verify::VerifyArgs;
 
 /// Solve, verify and benchmark Sudoku puzzle datasets, millions of puzzles at a time.
@@ -70,6 +72,7 @@ impl Cli {
             Command::Canon(args) => Run::Canon(args.into_config()?),
             Command::Dedup(args) => Run::Dedup(args.into_config()?),
             Command::Overlap(args) => Run::Overlap(args.into_config()?),
+            Command::Trace(args) => Run::Trace(args.into_config()?),
             Command::Report(command) => command.into_command()?,
         })
     }
@@ -98,6 +101,10 @@ pub enum Command {
     /// Rate every puzzle's difficulty the same for all its isomorphs, as
     /// record,input,line,clues,status,singles_only,rating,guesses_min,guesses_median,guesses_max.
     Rate(RateArgs),
+    /// Solve every puzzle step by step with named techniques (and guesses when they stall);
+    /// write each trace with a summary: JSON Lines, CSV, Parquet, or npz in the Shah et al.
+    /// layout (see docs/trace.md).
+    Trace(TraceArgs),
     /// Work with JSON reports.
     #[command(subcommand)]
     Report(ReportCommand),

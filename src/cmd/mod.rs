@@ -18,6 +18,7 @@ pub mod merge;
 pub mod overlap;
 mod rows;
 pub mod solve;
+pub mod trace;
 pub mod verify;
 
 #[cfg(test)]
@@ -52,6 +53,8 @@ pub enum Command {
     Dedup(dedup::DedupConfig),
     /// `overlap`.
     Overlap(overlap::OverlapConfig),
+    /// `trace`.
+    Trace(trace::TraceConfig),
 }
 
 /// Runs a command and returns the process exit code. `solve`: 0 when every record was
@@ -141,6 +144,12 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             interrupt::install_handler().map_err(anyhow::Error::msg)?;
             let s = overlap::run_overlap(&cfg)?;
             Ok(exit_code(s.interrupted, s.found() > 0))
+        }
+        Command::Trace(cfg) => {
+            start_reading(&cfg.read)?;
+            let s = trace::run_trace(&cfg)?;
+            let all_solved = s.status.solved == s.status.total();
+            Ok(exit_code(s.interrupted, !all_solved))
         }
         Command::MergeReports(cfg) => {
             let merged = merge::merge_files(&cfg.inputs, cfg.partial)?;

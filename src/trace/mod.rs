@@ -47,6 +47,7 @@
 
 pub mod board;
 mod fish;
+pub mod json;
 mod run;
 pub mod shah;
 mod singles;

@@ -2,6 +2,7 @@
 //! each step legal and implied by its named technique, the final grid the solver's solution.
 
 mod checker;
+mod cli;
 
 use std::path::PathBuf;
 
