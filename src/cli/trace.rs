@@ -3,10 +3,9 @@
 use clap::Args;
 
 use sudoku_batch::cmd::trace::TraceConfig;
-use sudoku_batch::dataset::TableOutput;
 
 use super::input::InputArgs;
-use super::output::{output_is_input, ParquetArgs, TableFormatArg};
+use super::output::TableOutputArgs;
 
 /// Flags of `trace`.
 #[derive(Debug, Args)]
@@ -19,16 +18,9 @@ pub struct TraceArgs {
     /// failed guesses and their backtracks too). An .npz output always holds the Shah rows.
     #[arg(long)]
     pub placements_only: bool,
-    /// Write the traces here (`-`: standard output); the extension picks the format
-    /// (.jsonl, .csv, .txt, .npz, .parquet; anything else: CSV).
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    pub output: String,
-    /// The output format, whatever the extension.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub output_format: Option<TableFormatArg>,
-    /// Parquet page compression.
+    /// Where the traces go.
     #[command(flatten)]
-    pub parquet: ParquetArgs,
+    pub output: TableOutputArgs,
 }
 
 impl TraceArgs {
@@ -38,16 +30,11 @@ impl TraceArgs {
     /// A message naming the flag when a value does not fit.
     pub fn into_config(self) -> Result<TraceConfig, String> {
         let inputs = self.input.inputs()?;
-        let output_format = self.output_format.map(Into::into);
-        let parquet_compression = self.parquet.for_output(&self.output, output_format)?;
-        output_is_input(&inputs, &[("-o", Some(&self.output))])?;
+        let output = self.output.into_output(&inputs)?;
         Ok(TraceConfig {
             read: self.input.read_config(inputs)?,
             placements_only: self.placements_only,
-            output: TableOutput {
-                parquet_compression,
-                ..TableOutput::new(self.output, output_format)
-            },
+            output,
         })
     }
 }

@@ -13,7 +13,7 @@ use crate::grid::{Grid, ParseError};
 use crate::input::{Layout, RawRecord};
 use crate::output::table::{Column, Kind, TableFormat, TableWriter, Value, INPUT, LINE, RECORD};
 use crate::report::{Status, StatusCounts};
-use crate::summary::{count, Notes};
+use crate::summary::{status_line, Notes};
 use crate::trace::{self, shah, Outcome, Summary, Trace};
 use crate::verify::check::describe_puzzle;
 
@@ -262,19 +262,9 @@ pub fn run_trace(cfg: &TraceConfig) -> Result<TraceSummary> {
     )?;
     notes.print("records not traced to a unique solution");
     if !cfg.read.quiet {
-        let c = &summary.status;
         eprintln!(
-            "sudoku-batch: {}: {} solved, {} multiple, {} unsolvable, {} invalid{}",
-            count(c.total(), "record", "records"),
-            c.solved,
-            c.multiple,
-            c.unsolvable,
-            c.invalid,
-            if summary.interrupted {
-                " (interrupted)"
-            } else {
-                ""
-            }
+            "sudoku-batch: {}",
+            status_line(&summary.status, "solved", summary.interrupted)
         );
         eprintln!(
             "sudoku-batch: {} steps, {} guesses; {} traced without a guess",

@@ -149,3 +149,32 @@ pub(super) fn hidden(n: u32, b: &Board, t: &mut Trace) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::board::ALL;
+
+    /// Row 1 empty, the rest filled: digits 1-4 only in its first four cells (which also
+    /// hold 5 and 6), the other five cells holding 5-9. A hidden quad, too rare in the
+    /// sample sets to be met there: 5 and 6 go from the first four cells.
+    #[test]
+    fn hidden_quad_removes_the_other_digits_of_its_cells() {
+        let mut b = crate::trace::board::Board::new(&crate::grid::Grid::EMPTY).unwrap();
+        b.empty = 0x1FF;
+        b.cand = [0; 81];
+        for c in 0..9 {
+            b.cand[c] = if c < 4 { 0b11_1111 } else { ALL & !0b1111 };
+        }
+        for c in 9..81 {
+            b.cells[c] = 1;
+        }
+        let mut t = Trace::default();
+        assert!(hidden(4, &b, &mut t));
+        let s = t.steps[0];
+        assert_eq!(s.technique, Technique::HiddenQuad);
+        assert_eq!((s.digits, s.cells, s.base), (0b1111, 0b1111, 1));
+        let removed: Vec<(u8, u16)> = t.removed_by(&s).to_vec();
+        assert_eq!(removed, (0..4).map(|c| (c, 0b11_0000)).collect::<Vec<_>>());
+    }
+}
