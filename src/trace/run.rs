@@ -2,7 +2,7 @@
 //! the board is in contradiction.
 
 use super::board::{bit, cells_of, Board};
-use super::singles::{contradiction, hidden_single, naked_single};
+use super::singles::{singles, Singles};
 use super::{fish, subsets, wings};
 use super::{Outcome, Step, StepKind, Technique, Trace};
 use crate::grid::Grid;
@@ -11,10 +11,8 @@ use crate::grid::Grid;
 /// or returns `false` when it does not apply.
 type Find = fn(&Board, &mut Trace) -> bool;
 
-/// The techniques in the order they are tried (their code order).
-const TECHNIQUES: [Find; 14] = [
-    naked_single,
-    hidden_single,
+/// The techniques after the singles, in the order they are tried (their code order).
+const TECHNIQUES: [Find; 12] = [
     fish::pointing,
     fish::claiming,
     |b, t| subsets::naked(2, b, t),
@@ -53,7 +51,8 @@ pub fn trace_into(puzzle: &Grid, t: &mut Trace) {
             break Outcome::Solved;
         }
         let depth = open.len() as u16;
-        if contradiction(&b) {
+        let found = singles(&b, t);
+        if found == Singles::Contradiction {
             let Some((before, at)) = open.pop() else {
                 break Outcome::Unsolvable;
             };
@@ -70,7 +69,7 @@ pub fn trace_into(puzzle: &Grid, t: &mut Trace) {
             t.steps.push(s);
             continue;
         }
-        if TECHNIQUES.iter().any(|find| find(&b, t)) {
+        if found == Singles::Found || TECHNIQUES.iter().any(|find| find(&b, t)) {
             let s = t
                 .steps
                 .last_mut()

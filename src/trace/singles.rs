@@ -1,6 +1,6 @@
 //! Singles (naked and hidden) and the contradiction test the runner backtracks on.
 
-use super::board::{cells_of, Board, UNIT_CELLS};
+use super::board::{cells_of, Board, ALL, UNIT_CELLS};
 use super::{Step, StepKind, Technique, Trace};
 
 /// Units in the order hidden singles are looked for: boxes, rows, columns.
@@ -14,46 +14,57 @@ const HIDDEN_ORDER: [usize; 27] = {
     out
 };
 
-/// Whether the board can no longer be completed by its candidates: an empty cell with no
-/// candidate, or a unit where a digit is neither placed nor a candidate.
-pub(super) fn contradiction(b: &Board) -> bool {
-    if cells_of(b.empty).any(|c| b.cand[c] == 0) {
-        return true;
-    }
-    UNIT_CELLS.iter().any(|unit| {
-        let mut seen = 0u16;
-        for &c in unit {
-            let c = usize::from(c);
-            seen |= b.cand[c];
-            if b.cells[c] != 0 {
-                seen |= 1 << (b.cells[c] - 1);
-            }
-        }
-        seen != super::board::ALL
-    })
+/// What [`singles`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Singles {
+    /// A placement, pushed.
+    Found,
+    /// The board can no longer be completed: an empty cell without candidates, or a unit
+    /// where a digit is neither placed nor a candidate.
+    Contradiction,
+    /// Neither a single nor a contradiction.
+    None,
 }
 
-/// The first empty cell (row-major) with one candidate: a placement.
-pub(super) fn naked_single(b: &Board, t: &mut Trace) -> bool {
-    let Some(c) = cells_of(b.empty).find(|&c| b.cand[c].count_ones() == 1) else {
-        return false;
-    };
-    let mut s = Step::new(StepKind::Placement, Technique::NakedSingle);
-    s.cell = c as u8;
-    s.digit = b.cand[c].trailing_zeros() as u8 + 1;
-    t.steps.push(s);
-    true
+/// Naked singles, then hidden singles, checking on the way for the contradictions that
+/// make the runner backtrack: every empty cell is looked at before a naked single is
+/// taken, and every unit before [`Singles::None`] is returned, so a board on which the
+/// runner guesses has none. A contradiction that a single hides is found a few steps later
+/// (a contradiction stays one), the steps between valid ones on their board.
+pub(super) fn singles(b: &Board, t: &mut Trace) -> Singles {
+    let mut first = None;
+    for c in cells_of(b.empty) {
+        match b.cand[c].count_ones() {
+            0 => return Singles::Contradiction,
+            1 if first.is_none() => first = Some(c),
+            _ => {}
+        }
+    }
+    if let Some(c) = first {
+        let mut s = Step::new(StepKind::Placement, Technique::NakedSingle);
+        s.cell = c as u8;
+        s.digit = b.cand[c].trailing_zeros() as u8 + 1;
+        t.steps.push(s);
+        return Singles::Found;
+    }
+    hidden_single(b, t)
 }
 
 /// The first unit (boxes, rows, columns) with a digit that one of its cells alone can
-/// hold, lowest digit first: a placement.
-pub(super) fn hidden_single(b: &Board, t: &mut Trace) -> bool {
+/// hold, lowest digit first: a placement; or a unit where a digit has no place left.
+fn hidden_single(b: &Board, t: &mut Trace) -> Singles {
     for u in HIDDEN_ORDER {
-        let (mut once, mut twice) = (0u16, 0u16);
+        let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
         for &c in &UNIT_CELLS[u] {
-            let m = b.cand[usize::from(c)];
+            let c = usize::from(c);
+            let m = b.cand[c];
             twice |= once & m;
             once |= m;
+            // 0 (empty) gives no bit.
+            placed |= (1u16 << b.cells[c]) >> 1;
+        }
+        if once | placed != ALL {
+            return Singles::Contradiction;
         }
         let single = once & !twice;
         if single == 0 {
@@ -76,7 +87,7 @@ pub(super) fn hidden_single(b: &Board, t: &mut Trace) -> bool {
         s.digit = d;
         s.base = 1 << u;
         t.steps.push(s);
-        return true;
+        return Singles::Found;
     }
-    false
+    Singles::None
 }
