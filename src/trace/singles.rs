@@ -34,10 +34,13 @@ pub(super) enum Singles {
 pub(super) fn singles(b: &Board, t: &mut Trace) -> Singles {
     let mut first = None;
     for c in cells_of(b.empty) {
-        match b.cand[c].count_ones() {
-            0 => return Singles::Contradiction,
-            1 if first.is_none() => first = Some(c),
-            _ => {}
+        let m = b.cand[c];
+        if m == 0 {
+            return Singles::Contradiction;
+        }
+        // One bit set, tested without a popcount (the baseline x86-64 target has none).
+        if m & (m - 1) == 0 && first.is_none() {
+            first = Some(c);
         }
     }
     if let Some(c) = first {
