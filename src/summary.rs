@@ -11,21 +11,6 @@ pub fn count(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// The first summary line of a command that gives every record a status (`rate`, `trace`):
-/// `N records: S <done>, M multiple, U unsolvable, I invalid`, then ` (interrupted)` when
-/// Ctrl-C stopped the run.
-pub fn status_line(c: &crate::report::StatusCounts, done: &str, interrupted: bool) -> String {
-    format!(
-        "{}: {} {done}, {} multiple, {} unsolvable, {} invalid{}",
-        count(c.total(), "record", "records"),
-        c.solved,
-        c.multiple,
-        c.unsolvable,
-        c.invalid,
-        if interrupted { " (interrupted)" } else { "" }
-    )
-}
-
 /// Prints the first bad records, already formatted as `path:line: reason`, one per line,
 /// then how many more of the `total` there were (`what` names them and where to look).
 pub fn print_notes(err: &mut impl Write, notes: &[String], total: u64, what: &str) {

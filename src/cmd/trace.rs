@@ -13,7 +13,7 @@ use crate::grid::{Grid, ParseError};
 use crate::input::{Layout, RawRecord};
 use crate::output::table::{Column, Kind, TableFormat, TableWriter, Value, INPUT, LINE, RECORD};
 use crate::report::{Status, StatusCounts};
-use crate::summary::{status_line, Notes};
+use crate::summary::Notes;
 use crate::trace::{self, shah, Outcome, Summary, Trace};
 use crate::verify::check::describe_puzzle;
 
@@ -264,7 +264,7 @@ pub fn run_trace(cfg: &TraceConfig) -> Result<TraceSummary> {
     if !cfg.read.quiet {
         eprintln!(
             "sudoku-batch: {}",
-            status_line(&summary.status, "solved", summary.interrupted)
+            summary.status.line("solved", summary.interrupted)
         );
         eprintln!(
             "sudoku-batch: {} steps, {} guesses; {} traced without a guess",

@@ -295,10 +295,7 @@ where
     if !cfg.read.quiet {
         let c = &summary.status;
         let mean = summary.rating_sum / c.solved.max(1) as f64;
-        eprintln!(
-            "sudoku-batch: {}",
-            crate::summary::status_line(c, "rated", summary.interrupted)
-        );
+        eprintln!("sudoku-batch: {}", c.line("rated", summary.interrupted));
         eprintln!(
             "sudoku-batch: mean rating {mean:.3}; {} solved by singles alone",
             summary.singles_only
