@@ -67,6 +67,7 @@ pub mod record;
 pub mod report;
 pub mod solver;
 pub mod summary;
+pub mod trace;
 pub mod verify;
 
 pub use cmd::{run, Command};

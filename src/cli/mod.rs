@@ -21,6 +21,7 @@ mod overlap;
 mod rate;
 mod report;
 mod solve;
+mod trace;
 mod verify;
 
 use augment::AugmentArgs;
@@ -32,6 +33,7 @@ use overlap::OverlapArgs;
 use rate::RateArgs;
 use report::ReportCommand;
 use solve::SolveArgs;
+use trace::TraceArgs;
 use verify::VerifyArgs;
 
 /// Solve, verify and benchmark Sudoku puzzle datasets, millions of puzzles at a time.
@@ -74,6 +76,7 @@ impl Cli {
             Command::Dedup(args) => Run::Dedup(args.into_config()?),
             Command::Overlap(args) => Run::Overlap(args.into_config()?),
             Command::Generate(args) => args.into_command()?,
+            Command::Trace(args) => Run::Trace(args.into_config()?),
             Command::Report(command) => command.into_command()?,
         })
     }
@@ -106,6 +109,10 @@ pub enum Command {
     /// range of givens, to a difficulty distribution, never an isomorph of --exclude's:
     /// index,puzzle,solution,clues,rating,bin,seed,source.
     Generate(GenerateArgs),
+    /// Solve every puzzle step by step with named techniques (and guesses when they stall);
+    /// write each trace with a summary: JSON Lines, CSV, Parquet, or npz in the Shah et al.
+    /// layout (see docs/trace.md).
+    Trace(TraceArgs),
     /// Work with JSON reports.
     #[command(subcommand)]
     Report(ReportCommand),

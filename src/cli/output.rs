@@ -272,3 +272,39 @@ pub fn input_written<'a>(
         Some((flag, out.as_str(), input.as_str()))
     })
 }
+
+/// The output flags of a command that writes one table of its own columns (`trace`): `-o`,
+/// `--output-format` and `--parquet-compression`, checked together.
+#[derive(Debug, Args)]
+pub struct TableOutputArgs {
+    /// Write the rows here (`-`: standard output); the extension picks the format (.csv,
+    /// .txt, .jsonl, .npz, .parquet; anything else: CSV).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: String,
+    /// The output format, whatever the extension.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<TableFormatArg>,
+    /// Parquet page compression.
+    #[command(flatten)]
+    pub parquet: ParquetArgs,
+}
+
+impl TableOutputArgs {
+    /// The table output these flags name, for a command reading `inputs`.
+    ///
+    /// # Errors
+    /// A message naming the flag: compression asked of an output that is not Parquet, an
+    /// output that is an input.
+    pub fn into_output(
+        self,
+        inputs: &[String],
+    ) -> Result<sudoku_batch::dataset::TableOutput, String> {
+        let format = self.output_format.map(Into::into);
+        let parquet_compression = self.parquet.for_output(&self.output, format)?;
+        output_is_input(inputs, &[("-o", Some(&self.output))])?;
+        Ok(sudoku_batch::dataset::TableOutput {
+            parquet_compression,
+            ..sudoku_batch::dataset::TableOutput::new(self.output, format)
+        })
+    }
+}

@@ -20,6 +20,7 @@ pub mod overlap;
 pub mod plot;
 mod rows;
 pub mod solve;
+pub mod trace;
 pub mod verify;
 
 #[cfg(test)]
@@ -63,6 +64,8 @@ pub enum Command {
         Box<crate::generate::GenerateConfig>,
         crate::engine::ReadConfig,
     ),
+    /// `trace`.
+    Trace(trace::TraceConfig),
 }
 
 impl Command {
@@ -80,6 +83,7 @@ impl Command {
             Command::Canon(c) => &mut c.read,
             Command::Dedup(c) => &mut c.read,
             Command::Generate(_, read) => read,
+            Command::Trace(c) => &mut c.read,
             Command::Overlap(c) => {
                 c.test.cancel = token.clone();
                 &mut c.train
@@ -190,6 +194,12 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Generate(cfg, read) => {
             let s = generate::run(&cfg, &read)?;
             Ok(exit_code(s.interrupted, !s.complete()))
+        }
+        Command::Trace(cfg) => {
+            start_reading(&cfg.read);
+            let s = trace::run_trace(&cfg)?;
+            let all_solved = s.status.solved == s.status.total();
+            Ok(exit_code(s.interrupted, !all_solved))
         }
         Command::MergeReports(cfg) => {
             let merged = merge::merge_files(&cfg.inputs, cfg.partial)?;

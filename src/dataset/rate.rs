@@ -11,7 +11,6 @@
 //! finding it, uniqueness being proved once on the canonical form): 0 for a puzzle that
 //! propagation alone solves, about 1 per doubling of the search tree.
 
-use crate::summary::count;
 use anyhow::Result;
 
 use super::singles::solved_by_singles;
@@ -339,19 +338,7 @@ where
     if !cfg.read.quiet {
         let c = &summary.status;
         let mean = summary.rating_sum / c.solved.max(1) as f64;
-        eprintln!(
-            "sudoku-batch: {}: {} rated, {} multiple, {} unsolvable, {} invalid{}",
-            count(c.total(), "record", "records"),
-            c.solved,
-            c.multiple,
-            c.unsolvable,
-            c.invalid,
-            if summary.interrupted {
-                " (interrupted)"
-            } else {
-                ""
-            }
-        );
+        eprintln!("sudoku-batch: {}", c.line("rated", summary.interrupted));
         eprintln!(
             "sudoku-batch: mean rating {mean:.3}; {} solved by singles alone",
             summary.singles_only

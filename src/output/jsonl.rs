@@ -37,6 +37,18 @@ impl TableWriter for JsonlTable {
                 Value::Null => self.line.extend_from_slice(b"null"),
                 Value::Float(x) if !x.is_finite() => self.line.extend_from_slice(b"null"),
                 Value::Text(t) => serde_json::to_writer(&mut self.line, t)?,
+                Value::Json(t) => self.line.extend_from_slice(t.as_bytes()),
+                Value::Bytes(b) => {
+                    self.line.push(b'[');
+                    for (i, n) in b.iter().enumerate() {
+                        if i > 0 {
+                            self.line.push(b',');
+                        }
+                        self.line
+                            .extend_from_slice(itoa::Buffer::new().format(*n).as_bytes());
+                    }
+                    self.line.push(b']');
+                }
                 Value::Grid(_) => {
                     self.line.push(b'"');
                     push_plain(&mut self.line, v);

@@ -95,9 +95,17 @@ impl Spool {
             (Kind::Int, _) => f.write_all(&(-1i64).to_le_bytes()),
             (Kind::Float, Value::Float(x)) => f.write_all(&x.to_le_bytes()),
             (Kind::Float, _) => f.write_all(&f64::NAN.to_le_bytes()),
-            (Kind::Text, v) => {
+            (Kind::Bytes(width), v) => {
+                let mut row = match v {
+                    Value::Bytes(b) => b.to_vec(),
+                    _ => Vec::new(),
+                };
+                row.resize(width, 0);
+                f.write_all(&row)
+            }
+            (Kind::Text | Kind::Json, v) => {
                 let t = match v {
-                    Value::Text(t) => t.as_bytes(),
+                    Value::Text(t) | Value::Json(t) => t.as_bytes(),
                     _ => b"",
                 };
                 self.width = self.width.max(t.len());
@@ -197,7 +205,8 @@ fn write_array<W: io::Write>(w: &mut W, spool: Spool, rows: u64) -> io::Result<(
         Kind::Int => w.write_all(&header::<i64>(&[rows])?)?,
         Kind::Float => w.write_all(&header::<f64>(&[rows])?)?,
         Kind::Bool => w.write_all(&header::<bool>(&[rows])?)?,
-        Kind::Text => return write_text(w, &mut data, width, rows),
+        Kind::Bytes(n) => w.write_all(&header::<u8>(&[rows, n as u64])?)?,
+        Kind::Text | Kind::Json => return write_text(w, &mut data, width, rows),
     }
     // The spool holds the array's bytes: copied through the reader's buffer, 1 MiB a write.
     io::copy(&mut data, w)?;

@@ -68,7 +68,9 @@ fn builders(columns: &[Column]) -> Vec<Builder> {
     columns
         .iter()
         .map(|c| match c.kind {
-            Kind::Grid | Kind::Text => Builder::Text(StringBuilder::new()),
+            Kind::Grid | Kind::Text | Kind::Json | Kind::Bytes(_) => {
+                Builder::Text(StringBuilder::new())
+            }
             Kind::Int => Builder::Int(Int64Builder::new()),
             Kind::Float => Builder::Float(Float64Builder::new()),
             Kind::Bool => Builder::Bool(BooleanBuilder::new()),
@@ -90,7 +92,7 @@ impl ParquetTable {
             .iter()
             .map(|c| {
                 let t = match c.kind {
-                    Kind::Grid | Kind::Text => DataType::Utf8,
+                    Kind::Grid | Kind::Text | Kind::Json | Kind::Bytes(_) => DataType::Utf8,
                     Kind::Int => DataType::Int64,
                     Kind::Float => DataType::Float64,
                     Kind::Bool => DataType::Boolean,
@@ -153,7 +155,12 @@ impl TableWriter for ParquetTable {
                     g.write_digits(&mut digits);
                     b.append_value(std::str::from_utf8(&digits).expect("digits are ASCII"));
                 }
-                (Builder::Text(b), Value::Text(t)) => b.append_value(t),
+                (Builder::Text(b), Value::Text(t) | Value::Json(t)) => b.append_value(t),
+                (Builder::Text(b), v @ Value::Bytes(_)) => {
+                    let mut text = Vec::new();
+                    super::table::push_plain(&mut text, v);
+                    b.append_value(String::from_utf8_lossy(&text));
+                }
                 (Builder::Int(b), Value::Int(n)) => {
                     b.append_value(i64::try_from(*n).unwrap_or(i64::MAX));
                 }

@@ -23,6 +23,13 @@ pub enum Kind {
     Text,
     /// `true`/`false` (`bool` in `.npz`, false for a missing value).
     Bool,
+    /// A JSON value written as it is in JSON Lines, as text in the other formats (`trace`'s
+    /// steps).
+    Json,
+    /// A fixed-length row of whole numbers 0..=255 (the given length): an N×length `uint8`
+    /// array in `.npz` (zeros for a missing value), a JSON array in JSON Lines, the numbers
+    /// separated by spaces in CSV, text and Parquet (`trace`'s Shah layout).
+    Bytes(usize),
 }
 
 /// One column of a table: its header name and kind.
@@ -69,6 +76,10 @@ pub enum Value<'a> {
     Text(&'a str),
     /// A flag.
     Bool(bool),
+    /// A JSON value, as text ([`Kind::Json`]).
+    Json(&'a str),
+    /// Whole numbers 0..=255 ([`Kind::Bytes`]).
+    Bytes(&'a [u8]),
     /// No value.
     Null,
 }
@@ -295,7 +306,15 @@ pub(crate) fn push_plain(line: &mut Vec<u8>, v: &Value<'_>) {
             let _ = write!(line, "{x:.4}");
         }
         Value::Float(_) | Value::Null => {}
-        Value::Text(t) => line.extend_from_slice(t.as_bytes()),
+        Value::Text(t) | Value::Json(t) => line.extend_from_slice(t.as_bytes()),
+        Value::Bytes(b) => {
+            for (i, n) in b.iter().enumerate() {
+                if i > 0 {
+                    line.push(b' ');
+                }
+                line.extend_from_slice(itoa::Buffer::new().format(*n).as_bytes());
+            }
+        }
         Value::Bool(b) => line.extend_from_slice(if *b { b"true" } else { b"false" }),
     }
 }
@@ -334,7 +353,7 @@ impl TableWriter for TextTable {
             }
             first = false;
             match v {
-                Value::Text(t) => push_csv_text(&mut self.line, t, self.sep),
+                Value::Text(t) | Value::Json(t) => push_csv_text(&mut self.line, t, self.sep),
                 Value::Null => self.line.extend_from_slice(self.missing.as_bytes()),
                 v => push_plain(&mut self.line, v),
             }

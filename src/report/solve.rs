@@ -112,6 +112,21 @@ impl From<StatusCountsJson> for StatusCounts {
 }
 
 impl StatusCounts {
+    /// The first summary line of a command that gives every record a status (`rate`,
+    /// `trace`): `N records: S <done>, M multiple, U unsolvable, I invalid`, then
+    /// ` (interrupted)` when Ctrl-C stopped the run.
+    pub fn line(&self, done: &str, interrupted: bool) -> String {
+        format!(
+            "{}: {} {done}, {} multiple, {} unsolvable, {} invalid{}",
+            crate::summary::count(self.total(), "record", "records"),
+            self.solved,
+            self.multiple,
+            self.unsolvable,
+            self.invalid,
+            if interrupted { " (interrupted)" } else { "" }
+        )
+    }
+
     /// Adds one record of `status`.
     pub fn add(&mut self, status: Status) {
         *match status {

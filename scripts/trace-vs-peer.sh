@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# `trace` against the `sudoku` crate's strategy solver (scripts/peer-strategy, the same
+# techniques, no guessing), puzzles per CPU-second, side by side in alternating rounds.
+#
+# usage: [SHARED=DIR] scripts/trace-vs-peer.sh [ROUNDS]   (default 3; needs ../shared, or
+# SHARED, and /usr/bin/time)
+#
+# Ours: `trace -j 1` writing every step as JSON Lines to /dev/null (a full trace of every
+# puzzle, guesses included, plus a uniqueness check). Peer: StrategySolver::solve on each
+# puzzle, keeping its deductions. CPU seconds are user + system of the whole process, both
+# reading the same lines file; the peer's share solved is printed beside it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds="${1:-3}"
+shared="${SHARED:-../shared}/data"
+work=target/trace-vs-peer
+mkdir -p "$work"
+cargo build --release --quiet
+bin="$PWD/target/release/sudoku-batch"
+(cd scripts/peer-strategy && cargo build --release --quiet --target-dir "../../$work/peer")
+peer="$work/peer/release/peer-strategy"
+
+# Lines files: the puzzle field of each CSV (header dropped).
+tail -n +2 "$shared/kaggle_1m_sample.csv" | cut -d, -f1 > "$work/kaggle_1m.txt"
+tail -n +2 "$shared/kaggle_3m_sample_reformatted.csv" | cut -d, -f1 > "$work/kaggle_3m.txt"
+# The first 2000 of the forum set: about 3 ms a puzzle for us, a minute a round in full.
+head -n 2000 "$shared/forum_hardest_1905_11plus.txt" > "$work/forum_11plus.txt"
+
+cpu() { /usr/bin/time -f "%U %S" "$@" 2>&1 >/dev/null | tail -n 1 | awk '{print $1 + $2}'; }
+printf "| file | puzzles | ours CPU s | peer CPU s | ours puzzles/CPU-s | peer puzzles/CPU-s | ratio | peer solved |\n|---|---|---|---|---|---|---|---|\n"
+for f in kaggle_1m kaggle_3m forum_11plus; do
+    file="$work/$f.txt"
+    n=$(grep -c . "$file")
+    best_ours=999999; best_peer=999999
+    for _ in $(seq "$rounds"); do
+        o=$(cpu "$bin" trace -j 1 -q "$file" -o /dev/null --output-format jsonl || true)
+        p=$(cpu "$peer" "$file")
+        best_ours=$(echo "$o $best_ours" | awk '{print ($1 < $2) ? $1 : $2}')
+        best_peer=$(echo "$p $best_peer" | awk '{print ($1 < $2) ? $1 : $2}')
+    done
+    solved=$("$peer" "$file" 2>&1 | sed -E 's/.* puzzles, ([0-9]+) solved.*/\1/')
+    awk -v f="$f" -v n="$n" -v o="$best_ours" -v p="$best_peer" -v s="$solved" 'BEGIN {
+        printf "| %s | %d | %.2f | %.2f | %.0f | %.0f | %.2fx | %.1f%% |\n", f, n, o, p, n / o, n / p, p / o, 100 * s / n }'
+done

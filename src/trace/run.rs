@@ -1,0 +1,102 @@
+//! The trace runner: techniques simplest first, a guess when they stall, a backtrack when
+//! the board is in contradiction.
+
+use super::board::{bit, cells_of, Board};
+use super::singles::{singles, Singles};
+use super::{fish, subsets, wings};
+use super::{Outcome, Step, StepKind, Technique, Trace};
+use crate::grid::Grid;
+
+/// A technique: pushes its first step on the board (with its removals) and returns `true`,
+/// or returns `false` when it does not apply.
+type Find = fn(&Board, &mut Trace) -> bool;
+
+/// The techniques after the singles, in the order they are tried (their code order).
+const TECHNIQUES: [Find; 12] = [
+    fish::pointing,
+    fish::claiming,
+    |b, t| subsets::naked(2, b, t),
+    |b, t| fish::fish(2, b, t),
+    |b, t| subsets::hidden(2, b, t),
+    |b, t| subsets::naked(3, b, t),
+    |b, t| fish::fish(3, b, t),
+    |b, t| subsets::hidden(3, b, t),
+    wings::xy_wing,
+    wings::xyz_wing,
+    |b, t| subsets::naked(4, b, t),
+    |b, t| subsets::hidden(4, b, t),
+];
+
+/// Traces `puzzle` (see the module doc): every step until the grid is complete, every
+/// branch failed, or (givens clash) none taken.
+pub fn trace(puzzle: &Grid) -> Trace {
+    let mut t = Trace::default();
+    trace_into(puzzle, &mut t);
+    t
+}
+
+/// [`trace`] into `t`, reusing its buffers (cleared first).
+pub fn trace_into(puzzle: &Grid, t: &mut Trace) {
+    t.steps.clear();
+    t.removed.clear();
+    t.grid = *puzzle;
+    let Some(mut b) = Board::new(puzzle) else {
+        t.outcome = Some(Outcome::Clash);
+        return;
+    };
+    // Open guesses: the board before each and the index of its step.
+    let mut open: Vec<(Board, usize)> = Vec::new();
+    let outcome = loop {
+        if b.empty == 0 {
+            break Outcome::Solved;
+        }
+        let depth = open.len() as u16;
+        let found = singles(&b, t);
+        if found == Singles::Contradiction {
+            let Some((before, at)) = open.pop() else {
+                break Outcome::Unsolvable;
+            };
+            for s in &mut t.steps[at..] {
+                s.undone = true;
+            }
+            let guess = t.steps[at];
+            b = before;
+            b.cand[usize::from(guess.cell)] &= !bit(guess.digit);
+            let mut s = Step::new(StepKind::Backtrack, Technique::Backtrack);
+            s.cell = guess.cell;
+            s.digit = guess.digit;
+            s.depth = depth - 1;
+            t.steps.push(s);
+            continue;
+        }
+        if found == Singles::Found || TECHNIQUES.iter().any(|find| find(&b, t)) {
+            let s = t
+                .steps
+                .last_mut()
+                .expect("a technique that applies pushes a step");
+            s.depth = depth;
+            match s.kind {
+                StepKind::Placement => b.place(usize::from(s.cell), s.digit),
+                _ => {
+                    let (from, to) = s.removed;
+                    for &(c, m) in &t.removed[from as usize..to as usize] {
+                        b.cand[usize::from(c)] &= !m;
+                    }
+                }
+            }
+            continue;
+        }
+        let c = cells_of(b.empty)
+            .min_by_key(|&c| b.cand[c].count_ones())
+            .expect("a board that is not complete has an empty cell");
+        let mut s = Step::new(StepKind::Guess, Technique::Guess);
+        s.cell = c as u8;
+        s.digit = b.cand[c].trailing_zeros() as u8 + 1;
+        s.depth = depth;
+        open.push((b, t.steps.len()));
+        t.steps.push(s);
+        b.place(c, s.digit);
+    };
+    t.grid = b.grid();
+    t.outcome = Some(outcome);
+}

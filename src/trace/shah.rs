@@ -1,0 +1,92 @@
+//! The Shah et al. (arXiv 2409.10502) layout: 325 integers a puzzle, `[n_given, 81 x (row,
+//! col, value, strategy)]`.
+//!
+//! - `n_given`: the puzzle's givens (0..=81).
+//! - Then the givens, row-major, as `(row, col, value, 0)`: row and col 0-based (0..=8),
+//!   value 1..=9, strategy 0 (`given`).
+//! - Then the placements of a solved trace in the solver's order, `(row, col, value,
+//!   strategy)` with strategy the [`Technique`] code (1..=4 for the singles, 17 for a
+//!   guess that stood): only placements that stand in the solution, so steps undone by a
+//!   backtrack and eliminations are left out. Givens and placements fill all 81 quadruples.
+//! - Padding: a puzzle that is not solved (no solution, clashing givens) has its givens
+//!   only; the remaining quadruples are `(0, 0, 0, 0)` (value 0 marks them, a real entry
+//!   never has value 0). A record that is no puzzle is all zeros.
+//!
+//! Every value fits a byte, so the rows are stored as `uint8`.
+
+use super::{StepKind, Technique, Trace};
+use crate::grid::{Grid, CELLS};
+
+/// Integers a row: 1 + 81 × 4.
+pub const WIDTH: usize = 1 + CELLS * 4;
+
+/// The Shah row of `puzzle`'s trace `t` (see the module doc).
+pub fn encode(puzzle: &Grid, t: &Trace) -> [u8; WIDTH] {
+    let mut row = [0u8; WIDTH];
+    let mut at = 1;
+    let mut put = |c: usize, d: u8, code: u8| {
+        row[at..at + 4].copy_from_slice(&[(c / 9) as u8, (c % 9) as u8, d, code]);
+        at += 4;
+    };
+    let mut givens = 0u8;
+    for (c, &d) in puzzle.0.iter().enumerate() {
+        if d != 0 {
+            put(c, d, Technique::Given.code());
+            givens += 1;
+        }
+    }
+    if t.outcome == Some(super::Outcome::Solved) {
+        for s in &t.steps {
+            if matches!(s.kind, StepKind::Placement | StepKind::Guess) && !s.undone {
+                put(usize::from(s.cell), s.digit, s.technique.code());
+            }
+        }
+    }
+    row[0] = givens;
+    row
+}
+
+/// A Shah row read back by [`decode`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decoded {
+    /// The puzzle: the first `n_given` entries.
+    pub puzzle: Grid,
+    /// Every entry's digit in its cell (the solution, for a solved row), 0 = no entry.
+    pub grid: Grid,
+    /// The entries in order: (cell 0..81, digit 1..=9, technique).
+    pub entries: Vec<(usize, u8, Technique)>,
+}
+
+/// A Shah row read back.
+///
+/// # Errors
+/// A message naming the entry that is out of range (row or col over 8, value over 9, an
+/// unknown strategy, a cell given twice).
+pub fn decode(row: &[u8; WIDTH]) -> Result<Decoded, String> {
+    let (mut puzzle, mut grid) = (Grid::EMPTY, Grid::EMPTY);
+    let mut entries = Vec::new();
+    for (i, q) in row[1..].chunks_exact(4).enumerate() {
+        if q[2] == 0 {
+            continue;
+        }
+        let (r, c, d) = (usize::from(q[0]), usize::from(q[1]), q[2]);
+        let tech = Technique::from_code(q[3]);
+        let (Some(tech), true, true) = (tech, r < 9 && c < 9, d <= 9) else {
+            return Err(format!("entry {i}: {q:?} out of range"));
+        };
+        let cell = r * 9 + c;
+        if grid.0[cell] != 0 {
+            return Err(format!("entry {i}: cell {cell} given twice"));
+        }
+        grid.0[cell] = d;
+        if i < usize::from(row[0]) {
+            puzzle.0[cell] = d;
+        }
+        entries.push((cell, d, tech));
+    }
+    Ok(Decoded {
+        puzzle,
+        grid,
+        entries,
+    })
+}
