@@ -48,6 +48,11 @@ pub struct LayoutArgs {
     /// CSV field delimiter: one character, or `tab` [default: sniffed among `,` tab `;` `|`].
     #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
     pub delimiter: Option<u8>,
+    /// Of an archive input (a zip, or a tar plain or compressed) holding several data files,
+    /// read this member: its path in the archive or its file name. An archive of one data
+    /// file (beside directories and `__MACOSX/`, `.DS_Store`, `._*` entries) needs none.
+    #[arg(long, value_name = "NAME")]
+    pub member: Option<String>,
 }
 
 /// Parses `--delimiter`: one ASCII character other than a quote or a line end, or `tab`.
@@ -91,6 +96,7 @@ impl LayoutArgs {
             skip_solutions: true,
             no_header: self.no_header,
             delimiter: self.delimiter,
+            member: self.member.clone(),
         }
     }
 }

@@ -616,6 +616,7 @@ mod tests {
         };
         let unclosed = ParseError::UnclosedQuote {
             field: "puzzle (column 1)".into(),
+            why: "that is never closed (the input ends inside it)".into(),
         };
         let want = vec![
             (0, 2, P.to_string()),

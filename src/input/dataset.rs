@@ -98,13 +98,14 @@ impl Dataset {
             }
             return Dataset::open_parquet(path, stamp, opts);
         }
-        let opened = source::open(path, opts.mmap)?;
+        let opened = source::open(path, opts.mmap, opts.layout.member.as_deref())?;
         let stamp = stamp.filter(|_| matches!(opened.source, Source::Mapped(_)));
         let source::Opened {
             source,
             codec,
             len,
             utf16,
+            member,
         } = opened;
         let mut data = Dataset::new(path, source, codec, len, stamp, opts)?;
         if let (Some(shard), Body::Blocks(blocks)) = (opts.shard, &mut data.body) {
@@ -116,9 +117,9 @@ impl Dataset {
                         .to_string(),
                 ));
             }
-            let total = match (codec, utf16, len) {
-                (Codec::Plain, false, Some(len)) => len,
-                _ => decoded_len(path)?,
+            let total = match (codec, utf16, len, &member) {
+                (Codec::Plain, false, Some(len), None) => len,
+                _ => decoded_len(path, opts.layout.member.as_deref())?,
             };
             let body = data.cursor.pos() as u64;
             let cut = |i: u32| {
@@ -241,7 +242,18 @@ impl Dataset {
             (Body::Blocks(b), Layout::Lines { .. } | Layout::Columns { .. }) => {
                 b.set_lines().map_err(io_err)?;
             }
-            (Body::Blocks(b), Layout::Csv { .. }) => b.set_csv(),
+            (
+                Body::Blocks(b),
+                Layout::Csv {
+                    delimiter,
+                    width,
+                    header,
+                    ..
+                },
+            ) => {
+                let width = width.or(header.as_ref().map(Vec::len));
+                b.set_csv(*delimiter, width).map_err(io_err)?;
+            }
             _ => {}
         }
         let cursor = Cursor::new(
@@ -370,7 +382,7 @@ impl Dataset {
             Body::Whole { source, end } => {
                 let filled = self
                     .cursor
-                    .fill(source.bytes(), *end, out, max)
+                    .fill(source.bytes(), *end, true, out, max)
                     .map_err(|e| csv_err(&self.path, e));
                 // A fault while reading (the file shrank) read zeros for the file's bytes:
                 // these records, and the run, cannot be trusted.
@@ -382,8 +394,9 @@ impl Dataset {
             }
             Body::Blocks(blocks) => loop {
                 let stop = blocks.clip(&mut self.cursor, &self.layout);
+                // Rows are judged on all the bytes the stream holds (see `Blocks::buffered`).
                 self.cursor
-                    .fill(blocks.block(), stop, out, max)
+                    .fill(blocks.buffered(), stop, blocks.at_eof(), out, max)
                     .map_err(|e| csv_err(&self.path, e))?;
                 // A live input that pauses: the records taken are worked on now, not
                 // after its producer writes more.
@@ -535,12 +548,12 @@ impl Dataset {
 }
 
 /// The decoded length of the file at `path`: it is read (and decompressed) once.
-fn decoded_len(path: &str) -> Result<u64, InputError> {
+fn decoded_len(path: &str, member: Option<&str>) -> Result<u64, InputError> {
     let io_err = |source| InputError::Io {
         path: path.to_string(),
         source,
     };
-    match source::open(path, false)?.source {
+    match source::open(path, false, member)?.source {
         Source::Stream(mut s) => std::io::copy(&mut s.reader, &mut std::io::sink()).map_err(io_err),
         other => Ok(other.bytes().len() as u64),
     }
