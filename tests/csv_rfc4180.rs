@@ -9,8 +9,7 @@ use proptest::prelude::*;
 use sudoku_batch::input::{Dataset, ReadOptions, Shard};
 
 /// A puzzle in the digits-and-zeros form the crate writes unquoted.
-const P: &str =
-    "530070000600195000098000060800060003400803001700020006060000280000419005000080079";
+const P: &str = "530070000600195000098000060800060003400803001700020006060000280000419005000080079";
 
 /// A field of text drawn from the characters that matter to CSV quoting.
 fn text() -> impl Strategy<Value = String> {
@@ -63,7 +62,11 @@ fn line_ends(text: &str) -> u64 {
     while i < b.len() {
         let run = b[i..].iter().take_while(|&&c| c == b'\r').count();
         if run > 0 {
-            n += if b.get(i + run) == Some(&b'\n') { 0 } else { run as u64 };
+            n += if b.get(i + run) == Some(&b'\n') {
+                0
+            } else {
+                run as u64
+            };
             i += run;
         } else {
             n += u64::from(b[i] == b'\n');

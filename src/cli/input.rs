@@ -124,7 +124,11 @@ pub fn parse_shard(shard: Option<&str>, count: Option<u32>) -> Result<Option<Sha
         None if count.is_some() => Err("--shard-count goes with --shard auto".into()),
         None => Ok(None),
         Some("auto") => {
-            sudoku_batch::cluster::shard_from_env(|name| std::env::var(name).ok(), count).map(Some)
+            let (shard, from) =
+                sudoku_batch::cluster::resolve(|name| std::env::var(name).ok(), count)?;
+            // Said whatever --quiet says: a re-run's log shows which shard it read.
+            eprintln!("sudoku-batch: --shard auto: shard {shard}, from {from}");
+            Ok(Some(shard))
         }
         Some(_) if count.is_some() => Err("--shard-count goes with --shard auto; \
              --shard K/N already says N"

@@ -55,7 +55,12 @@ fn invalid(why: String) -> io::Error {
 
 /// `names` for a message: at most 20, then how many more.
 fn listed(names: &[String]) -> String {
-    let mut out = names.iter().take(20).cloned().collect::<Vec<_>>().join(", ");
+    let mut out = names
+        .iter()
+        .take(20)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
     if names.len() > 20 {
         out.push_str(&format!(", and {} more", names.len() - 20));
     }
@@ -244,15 +249,28 @@ mod tests {
             .map(String::from)
             .to_vec();
         assert_eq!(pick("zip", &entries, None).unwrap(), "d/a.csv");
-        let several: Vec<String> = ["d/", "d/train.csv", "d/test.csv"].map(String::from).to_vec();
+        let several: Vec<String> = ["d/", "d/train.csv", "d/test.csv"]
+            .map(String::from)
+            .to_vec();
         let e = pick("tar", &several, None).unwrap_err().to_string();
         assert!(
             e.contains("2 data files (d/train.csv, d/test.csv)") && e.contains("--member"),
             "{e}"
         );
-        assert_eq!(pick("tar", &several, Some("test.csv")).unwrap(), "d/test.csv");
-        assert_eq!(pick("tar", &several, Some("d/train.csv")).unwrap(), "d/train.csv");
-        let e = pick("tar", &several, Some("x.csv")).unwrap_err().to_string();
-        assert!(e.contains("no such member") && e.contains("d/train.csv"), "{e}");
+        assert_eq!(
+            pick("tar", &several, Some("test.csv")).unwrap(),
+            "d/test.csv"
+        );
+        assert_eq!(
+            pick("tar", &several, Some("d/train.csv")).unwrap(),
+            "d/train.csv"
+        );
+        let e = pick("tar", &several, Some("x.csv"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("no such member") && e.contains("d/train.csv"),
+            "{e}"
+        );
     }
 }

@@ -14,8 +14,8 @@ use super::chunk::{CsvColumns, LineParser, RawChunk, Row};
 use super::jsonl::JsonColumns;
 use super::layout::Layout;
 use super::record::{
-    count_csv_line_ends, count_newlines, crate_row, csv_line, csv_row, data_line,
-    is_csv_data_line, split_fields, RowEnd, Unclosed, MAX_LINE,
+    count_csv_line_ends, count_newlines, crate_row, csv_line, csv_row, data_line, is_csv_data_line,
+    split_fields, RowEnd, Unclosed, MAX_LINE,
 };
 use crate::grid::ParseError;
 
@@ -350,10 +350,7 @@ impl CsvCursor {
         let resync = match unclosed {
             Some((row_start, next, column, why)) if used == body.len() && out.len() < max => {
                 let first = &block[row_start..next];
-                rec = split_line(
-                    first.strip_suffix(b"\n").unwrap_or(first),
-                    self.delimiter,
-                );
+                rec = split_line(first.strip_suffix(b"\n").unwrap_or(first), self.delimiter);
                 let error = match first.len() > MAX_LINE {
                     true => too_long(),
                     false => self.unclosed_quote(column, &why),

@@ -47,18 +47,51 @@ pub fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(BOM).unwrap_or(bytes)
 }
 
+/// Characters that tools leave at the end of a line and that are never data: the DOS
+/// end-of-file mark (Ctrl-Z, `0x1A`), a no-break space (U+00A0), a zero-width space
+/// (U+200B) and a byte-order mark (U+FEFF).
+const TRAILING_ARTEFACTS: [&[u8]; 4] = [b"\x1A", b"\xC2\xA0", b"\xE2\x80\x8B", BOM];
+
+/// `text` without blanks at either end, byte-order marks at its start (lists joined with
+/// `cat`, each with its BOM), and [`TRAILING_ARTEFACTS`] at its end.
+pub(crate) fn trim_artefacts(text: &[u8]) -> &[u8] {
+    let mut t = text.trim_ascii();
+    while let Some(rest) = t.strip_prefix(BOM) {
+        t = rest.trim_ascii_start();
+    }
+    while let Some(rest) = TRAILING_ARTEFACTS.iter().find_map(|a| t.strip_suffix(*a)) {
+        t = rest.trim_ascii_end();
+    }
+    t
+}
+
 /// The record on one physical line of a lines input (`line` without its `\n`), or `None`
 /// for a blank line or a `#` comment. Blanks at either end are not part of the record, so
-/// an indented puzzle is read, not reported as an empty field.
+/// an indented puzzle is read, not reported as an empty field; nor are a BOM at its start
+/// (lists joined with `cat`) or a Ctrl-Z, no-break or zero-width space at its end
+/// ([`trim_artefacts`]).
 pub fn data_line(line: &[u8]) -> Option<&[u8]> {
-    let line = judged(line).trim_ascii();
+    let line = trim_artefacts(judged(line));
     (!line.is_empty() && line[0] != b'#').then_some(line)
 }
 
 /// Whether one physical CSV line (without its `\n`) can start a record: not blank (empty,
-/// or only spaces, tabs and a final `\r`) and not a `#` comment.
+/// or only spaces, tabs and a final `\r`; a lone Ctrl-Z after the last line too), not a `#`
+/// comment (after a BOM too), and not Excel's `sep=X` line ([`excel_sep`]).
 pub fn is_csv_data_line(line: &[u8]) -> bool {
-    !line.trim_ascii().is_empty() && line[0] != b'#'
+    !trim_artefacts(line).is_empty()
+        && strip_bom(line).first() != Some(&b'#')
+        && excel_sep(line).is_none()
+}
+
+/// The delimiter X of Excel's `sep=X` line (the first line of a CSV Excel is told to read
+/// with X), `None` for any other line (`line` without its `\n`; a BOM before it allowed).
+pub fn excel_sep(line: &[u8]) -> Option<u8> {
+    let line = strip_bom(line);
+    match line.strip_suffix(b"\r").unwrap_or(line) {
+        [b's' | b'S', b'e' | b'E', b'p' | b'P', b'=', d] if *d != b'"' => Some(*d),
+        _ => None,
+    }
 }
 
 /// The row the `csv` crate read as `body[start..end]` (`start`: its record's position,
@@ -161,6 +194,9 @@ pub fn lines_carry_solutions<'a>(lines: impl IntoIterator<Item = &'a [u8]>, fiel
 /// damaged when not 81 long (see the module documentation). The readers parse exactly these
 /// fields, so `verify` can quote them as found.
 pub fn line_fields(line: &[u8], field: usize, paired: bool) -> (Option<&[u8]>, Option<&[u8]>) {
+    if let Some(puzzle) = hodoku_puzzle(line) {
+        return (Some(puzzle), None);
+    }
     if field == 0 {
         if starts_with_puzzle(line) {
             return (Some(&line[..81]), stored_solution(&line[81..], paired));
@@ -176,6 +212,21 @@ pub fn line_fields(line: &[u8], field: usize, paired: bool) -> (Option<&[u8]>, O
         .filter(|f| !f.is_empty());
     let puzzle = fields.nth(field);
     (puzzle, pick_solution(fields, paired))
+}
+
+/// The puzzle field of a HoDoKu library line, `:type:technique:puzzle:deleted:eliminations:
+/// ...` (`:0000:x:4.....8.5.3...:::`): the third field after the leading `:`, which holds 81
+/// cells, a digit placed in the saved state written `+d`. The fields after it are
+/// candidates and eliminations, never a solution. `None` for any other line.
+pub fn hodoku_puzzle(line: &[u8]) -> Option<&[u8]> {
+    let mut fields = line.strip_prefix(b":")?.split(|&b| b == b':');
+    let (kind, _technique, puzzle) = (fields.next()?, fields.next()?, fields.next()?);
+    let cells = puzzle.iter().filter(|&&b| b != b'+').count();
+    let ok = !kind.is_empty()
+        && kind.iter().all(u8::is_ascii_hexdigit)
+        && cells == 81
+        && puzzle.iter().all(|&b| b == b'+' || is_cell_byte(b));
+    ok.then_some(puzzle)
 }
 
 /// Replaces the fields of `rec` with those of `line`, one physical CSV line without its line
@@ -304,10 +355,7 @@ pub(crate) fn csv_row(
     if !eof && !line_ended {
         return None;
     }
-    if line.len() > MAX_LINE
-        || !is_csv_data_line(line)
-        || !quoted_after(line, delimiter, false)
-    {
+    if line.len() > MAX_LINE || !is_csv_data_line(line) || !quoted_after(line, delimiter, false) {
         return Some(RowEnd::Row(next));
     }
     let w = &bytes[start..bytes.len().min(start + QUOTE_WINDOW)];
@@ -342,7 +390,9 @@ pub(crate) fn csv_row(
                     None if !whole => return off(open_column.unwrap_or(0)),
                     _ => {
                         i = q + 1;
-                        if span_column.is_none() && memchr::memchr2(b'\n', b'\r', &w[opened..q]).is_some() {
+                        if span_column.is_none()
+                            && memchr::memchr2(b'\n', b'\r', &w[opened..q]).is_some()
+                        {
                             span_column = open_column;
                         }
                         break;

@@ -466,7 +466,11 @@ fn stream(
         magic.extend(raw.head(ZIP_HEAD - magic.len())?);
         refuse_npz(&magic)?;
         if let Some(path) = archive.path {
-            member = Some(archive::pick("zip", &archive::zip_entries(path)?, archive.member)?);
+            member = Some(archive::pick(
+                "zip",
+                &archive::zip_entries(path)?,
+                archive.member,
+            )?);
         }
         member = member.or(archive.member.map(String::from));
     }
