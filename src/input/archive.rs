@@ -149,6 +149,52 @@ fn several(kind: &str, seen: &[String]) -> io::Error {
     ))
 }
 
+/// The choice of the member to send among an archive's entries as they come: the one named
+/// `chosen`, or (`None`: an archive on standard input, not listed first) the one data
+/// member, a second one refused.
+struct Choice<'a> {
+    kind: &'static str,
+    chosen: Option<&'a str>,
+    seen: Vec<String>,
+}
+
+impl Choice<'_> {
+    /// Whether the entry `name` (`file`: a regular file) is the one to send.
+    ///
+    /// # Errors
+    /// A second data member when none was chosen, naming those seen.
+    fn wanted(&mut self, name: String, file: bool) -> io::Result<bool> {
+        let wanted = match self.chosen {
+            Some(c) => names(c, &name),
+            None => file && is_data_member(&name),
+        };
+        if wanted {
+            self.seen.push(name);
+            if self.chosen.is_none() && self.seen.len() > 1 {
+                return Err(several(self.kind, &self.seen));
+            }
+        }
+        Ok(wanted)
+    }
+
+    /// Whether the reading is over once the wanted member is sent: a chosen member is the
+    /// only one looked for; else the rest is read to refuse a second data member.
+    fn done(&self) -> bool {
+        self.chosen.is_some()
+    }
+
+    /// The end of the entries: an error when no member was sent.
+    fn end(self) -> io::Result<()> {
+        match self.seen.is_empty() {
+            true => Err(invalid(format!(
+                "a {} archive with no data file",
+                self.kind
+            ))),
+            false => Ok(()),
+        }
+    }
+}
+
 /// Sends the bytes of one member of the zip archive read from `raw`: the one named `chosen`
 /// (picked from the listing), or, when the archive could not be listed first (standard
 /// input), its one data member.
@@ -158,30 +204,21 @@ fn several(kind: &str, seen: &[String]) -> io::Error {
 /// the data members seen.
 pub fn pump_zip(mut raw: impl Read, chosen: Option<&str>, tx: &Sender) -> io::Result<()> {
     let zip_err = |e: zip::result::ZipError| invalid(e.to_string());
-    let mut seen: Vec<String> = Vec::new();
+    let mut choice = Choice {
+        kind: "zip",
+        chosen,
+        seen: Vec::new(),
+    };
     while let Some(entry) = zip::read::read_zipfile_from_stream(&mut raw).map_err(zip_err)? {
         let name = entry.name().map_err(zip_err)?.into_owned();
-        let wanted = match chosen {
-            Some(c) => names(c, &name),
-            None => !entry.is_dir() && is_data_member(&name),
-        };
-        if !wanted {
-            continue;
-        }
-        if chosen.is_none() && !seen.is_empty() {
-            seen.push(name);
-            return Err(several("zip", &seen));
-        }
-        seen.push(name);
-        pump(entry, tx)?;
-        if chosen.is_some() {
-            return Ok(());
+        if choice.wanted(name, !entry.is_dir())? {
+            pump(entry, tx)?;
+            if choice.done() {
+                break;
+            }
         }
     }
-    match seen.is_empty() {
-        true => Err(invalid("a zip archive with no data file".into())),
-        false => Ok(()),
-    }
+    choice.end()
 }
 
 /// Sends the bytes of one member of the tar archive read from `tar` (decoded): the one
@@ -191,34 +228,23 @@ pub fn pump_zip(mut raw: impl Read, chosen: Option<&str>, tx: &Sender) -> io::Re
 /// As [`pump_zip`], for a tar.
 pub fn pump_tar(tar: impl Read, chosen: Option<&str>, tx: &Sender) -> io::Result<()> {
     let mut archive = tar::Archive::new(tar);
-    let mut seen: Vec<String> = Vec::new();
+    let mut choice = Choice {
+        kind: "tar",
+        chosen,
+        seen: Vec::new(),
+    };
     for entry in archive.entries()? {
         let entry = entry?;
-        if !entry.header().entry_type().is_file() {
-            continue;
-        }
+        let file = entry.header().entry_type().is_file();
         let name = entry.path()?.to_string_lossy().into_owned();
-        let wanted = match chosen {
-            Some(c) => names(c, &name),
-            None => is_data_member(&name),
-        };
-        if !wanted {
-            continue;
-        }
-        if chosen.is_none() && !seen.is_empty() {
-            seen.push(name);
-            return Err(several("tar", &seen));
-        }
-        seen.push(name);
-        pump(entry, tx)?;
-        if chosen.is_some() {
-            return Ok(());
+        if choice.wanted(name, file)? {
+            pump(entry, tx)?;
+            if choice.done() {
+                break;
+            }
         }
     }
-    match seen.is_empty() {
-        true => Err(invalid("a tar archive with no data file".into())),
-        false => Ok(()),
-    }
+    choice.end()
 }
 
 #[cfg(test)]

@@ -30,6 +30,11 @@ impl RecordCount {
     }
 }
 
+/// Bytes at the start of a mapped input that its layout is worked out on: two longest
+/// lines ([`super::record::MAX_LINE`]), far more than the sample of rows the sniffer looks
+/// at in any real dataset.
+const SNIFFED: usize = 2 * super::record::MAX_LINE;
+
 /// The bytes a dataset reads: one block (a memory map, or bytes in memory), or a stream read
 /// in bounded blocks.
 enum Body {
@@ -227,7 +232,10 @@ impl Dataset {
             }
             source => {
                 let bytes = source.bytes();
-                let layout = detect(bytes, &opts.layout)
+                // The layout is worked out on the input's start, as a stream's first block:
+                // a 100 MB first line is judged by its first bytes, not copied whole.
+                let head = &bytes[..bytes.len().min(SNIFFED)];
+                let layout = detect(head, &opts.layout)
                     .map_err(|reason| InputError::layout(path, reason))?;
                 let range = match opts.shard {
                     Some(s) => range::range(bytes, &layout, s),

@@ -29,8 +29,8 @@
 
 use super::layout::{Format, Layout, LayoutOptions, PUZZLE_NAMES, SOLUTION_NAMES};
 use super::record::{
-    crate_row, data_line, excel_sep, is_csv_data_line, lines_carry_solutions, starts_with_puzzle,
-    strip_bom,
+    crate_row, data_line, excel_sep, is_csv_data_line, judged, lines_carry_solutions,
+    starts_with_puzzle, strip_bom,
 };
 use crate::grid::{is_cell_byte, parse_cells, parse_solution, BARE_CR_FIX};
 
@@ -89,7 +89,7 @@ fn first_csv_line(bytes: &[u8]) -> &[u8] {
     strip_bom(bytes)
         .split(|&b| b == b'\n')
         .find(|l| is_csv_data_line(l))
-        .map_or(b"", |l| l.strip_suffix(b"\r").unwrap_or(l))
+        .map_or(b"", |l| judged(l.strip_suffix(b"\r").unwrap_or(l)))
 }
 
 fn csv_fields(line: &[u8], delimiter: u8) -> Vec<String> {
