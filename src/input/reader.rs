@@ -226,8 +226,15 @@ impl CsvCursor {
     fn fill_plain(&mut self, block: &[u8], out: &mut RawChunk, max: usize) {
         while out.len() < max && self.pos < block.len() {
             let rest = &block[self.pos..];
-            let (end, next) =
-                memchr::memchr(b'\n', rest).map_or((rest.len(), rest.len()), |n| (n, n + 1));
+            // The line's end, looked for no further than its first CR: a lone CR sends the
+            // row to the crate, and a block of CR-only line ends is not searched to its end
+            // for a `\n` at every row.
+            let (end, next) = match memchr::memchr2(b'\n', b'\r', rest) {
+                Some(i) if rest[i] == b'\n' => (i, i + 1),
+                Some(i) if rest.get(i + 1) == Some(&b'\n') => (i + 1, i + 2),
+                Some(_) => return,
+                None => (rest.len(), rest.len()),
+            };
             let line = &rest[..end];
             let row = line.strip_suffix(b"\r").unwrap_or(line);
             if memchr::memchr2(b'"', b'\r', row).is_some() {
