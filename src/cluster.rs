@@ -6,6 +6,12 @@
 //!   array has a step (`--array=0-30:2`): `K = (ID - MIN) / STEP + 1`, `N = COUNT`. An array
 //!   given as a list with gaps (`--array=1,5,9`) does not number its tasks 1..N and is
 //!   refused.
+//! - **Re-running one task** of such an array (`sbatch --array=3` after `--array=1-4`): an
+//!   array of one task (`SLURM_ARRAY_TASK_COUNT=1`, or `MIN` = `MAX`) does not say how many
+//!   shards the first run had, so `--shard auto` alone is refused (it would read the whole
+//!   input, and joined outputs would hold rows twice); `--shard-count N` gives N, and K is
+//!   then the task's ID (`--array=K`, for an array numbered 1..N; an array numbered from 0
+//!   re-runs with `--shard K/N`).
 //! - **Kubernetes indexed Job** (`completionMode: Indexed`): `JOB_COMPLETION_INDEX` (0-based)
 //!   gives `K = index + 1`; the number of completions is not in the environment, so it comes
 //!   from `--shard-count N`.
@@ -24,6 +30,18 @@ pub fn shard_from_env(
     var: impl Fn(&str) -> Option<String>,
     count: Option<u32>,
 ) -> Result<Shard, String> {
+    resolve(var, count).map(|(shard, _)| shard)
+}
+
+/// [`shard_from_env`], with where the shard came from in words (`Slurm`, `Kubernetes`, ...),
+/// for the line `--shard auto` prints.
+///
+/// # Errors
+/// As [`shard_from_env`].
+pub fn resolve(
+    var: impl Fn(&str) -> Option<String>,
+    count: Option<u32>,
+) -> Result<(Shard, &'static str), String> {
     let num = |name: &str| -> Result<Option<u64>, String> {
         var(name)
             .map(|v| {
@@ -44,13 +62,32 @@ pub fn shard_from_env(
                  {step}); use --shard K/N"
             ));
         }
-        let k = (id - min) / step + 1;
-        if let Some(c) = count.filter(|&c| u64::from(c) != n) {
-            return Err(format!(
-                "--shard-count {c} contradicts SLURM_ARRAY_TASK_COUNT={n}"
-            ));
+        let max = num("SLURM_ARRAY_TASK_MAX")?;
+        if n == 1 || max == Some(min) {
+            // One task: a re-run of one task of a larger array, whose size is not here.
+            let Some(c) = count else {
+                return Err(format!(
+                    "--shard auto: a Slurm array of one task (SLURM_ARRAY_TASK_ID={id}, \
+                     SLURM_ARRAY_TASK_COUNT={n}) does not say how many shards there are (a \
+                     re-run of one task?); give --shard-count N to read shard {} of N, or \
+                     --shard K/N",
+                    id.max(1)
+                ));
+            };
+            (
+                id,
+                u64::from(c),
+                "Slurm (one task re-run: K from SLURM_ARRAY_TASK_ID)",
+            )
+        } else {
+            let k = (id - min) / step + 1;
+            if let Some(c) = count.filter(|&c| u64::from(c) != n) {
+                return Err(format!(
+                    "--shard-count {c} contradicts SLURM_ARRAY_TASK_COUNT={n}"
+                ));
+            }
+            (k, n, "Slurm")
         }
-        (k, n, "Slurm")
     } else if let Some(index) = num("JOB_COMPLETION_INDEX")? {
         let n = count.ok_or(
             "--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes indexed Job): give the \
@@ -77,13 +114,13 @@ pub fn shard_from_env(
     let (Ok(index), Ok(count)) = (u32::try_from(k), u32::try_from(n)) else {
         return Err(format!("--shard auto: task {k} of {n} is out of range"));
     };
-    if n == 0 || k > n {
+    if n == 0 || k > n || k == 0 {
         return Err(format!(
             "--shard auto: {from} says task {k} of {n}: not 1 <= K <= N (an array given as a \
-             list with gaps? use --shard K/N)"
+             list with gaps, or numbered from 0? use --shard K/N)"
         ));
     }
-    Ok(Shard { index, count })
+    Ok((Shard { index, count }, from))
 }
 
 #[cfg(test)]
@@ -133,6 +170,21 @@ mod tests {
             ("SLURM_ARRAY_TASK_COUNT", "3"),
         ];
         assert!(shard(&gaps, None).unwrap_err().contains("task 9 of 3"));
+    }
+
+    /// `--array=3` after `--array=1-4`: one task, whose count is not the first run's.
+    #[test]
+    fn a_one_task_slurm_array_needs_the_count_and_takes_k_from_its_id() {
+        let one = [
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_MIN", "3"),
+            ("SLURM_ARRAY_TASK_MAX", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "1"),
+        ];
+        assert_eq!(shard(&one, Some(4)).as_deref(), Ok("3/4"));
+        let e = shard(&one, None).unwrap_err();
+        assert!(e.contains("--shard-count N to read shard 3 of N"), "{e}");
+        assert!(shard(&one, Some(2)).is_err(), "task 3 of 2");
     }
 
     #[test]

@@ -105,14 +105,18 @@ pub enum ParseError {
         /// What is wrong with the record itself.
         cause: Box<ParseError>,
     },
-    /// A CSV row with a field that opens a quote not closed on the row's line, while the
-    /// next line reads as a row of the file: an unclosed quote, which would swallow the rows
-    /// after it (trial 5). The row is invalid, and the reading goes on at the next line, so
-    /// those rows are read as rows.
-    #[error("{field} opens a quote not closed on its line (an unclosed quote?): the row is invalid, and the lines after it, which look like rows, are read as rows")]
+    /// A CSV row with a field that opens a quote not closed on the row's line, and not
+    /// closed into a well-formed row later either (never closed, closed by a quote with text
+    /// after it, or into a row of the wrong width): an unclosed quote, which would swallow
+    /// the rows after it (trial 5). The row is that one line, invalid, and the reading goes
+    /// on at the next line, so the lines after it are read as rows.
+    #[error("{field} opens a quote {why}: an unclosed quote, so the row is this line only, invalid, and the lines after it are read as rows")]
     UnclosedQuote {
         /// The field, `name (column N)` (1-based) or `column N` without a header.
         field: String,
+        /// Why the quote is taken as unclosed, e.g. `that is never closed (the input ends
+        /// inside it)`.
+        why: String,
     },
     /// A JSON Lines or Parquet record that holds no puzzle: a line that is not a JSON
     /// object, or a puzzle that is missing or null (issue 13).

@@ -51,6 +51,16 @@ fn every_case_input_gives_one_output_for_any_threads_and_reader() {
     files.sort();
     assert!(files.len() >= 30, "{} case files", files.len());
     for file in files {
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        if ["r3_04b_", "r3_05_", "r3_11_"]
+            .iter()
+            .any(|p| name.starts_with(p))
+        {
+            // Archives of several data files and a JSON array: refused in one line
+            // (tests/round3.rs).
+            assert_eq!(run(&file, &["-j", "1"]).0, 2, "{name}");
+            continue;
+        }
         let base = run(&file, &["-j", "1"]);
         assert!(
             [0, 1].contains(&base.0),
@@ -208,7 +218,7 @@ fn hostile_csv_rows_are_invalid_records_and_the_rest_go_on() {
     assert_eq!(unclosed[1], (rows.len() + 3).to_string());
     assert_eq!(unclosed[2], "invalid");
     assert!(
-        unclosed[7].contains("quizzes (column 1) opens a quote not closed on its line"),
+        unclosed[7].contains("quizzes (column 1) opens a quote that is never closed"),
         "{unclosed:?}"
     );
     for (i, after) in stats[rows.len() + 2..].iter().enumerate() {
@@ -332,7 +342,7 @@ fn an_unclosed_quote_in_any_field_is_named_by_every_command_and_loses_no_row() {
     .unwrap();
     // The note spans lines 3-4: the quoted row is on line 5, its neighbours on 6 and 7.
     let line = format!("{}:5: ", file.display());
-    let named = "solution (column 2) opens a quote not closed on its line";
+    let named = "solution (column 2) opens a quote that is never closed";
     let cases: [(&[&str], &str); 4] = [
         (
             &["solve", "-o", "-"],

@@ -650,7 +650,12 @@ fn no_header_on_a_header_says_it_may_be_one() {
                     "sudoku-batch: {} (a header? drop --no-header)",
                     said(1, "'P'")
                 ),
-                format!("sudoku-batch: {}", said(3, "'p'")),
+                // A header again, inside the file: named as a repeated header.
+                format!(
+                    "sudoku-batch: {name}:3: puzzle-malformed: row: a repeated header row \
+                     (\"puzzle\" in the puzzle column): CSV files joined with `cat`? not a \
+                     puzzle"
+                ),
                 format!("sudoku-batch: {}", said(4, "'x'")),
             ],
             "{flags:?}"

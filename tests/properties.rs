@@ -207,6 +207,7 @@ proptest! {
             skip_solutions,
             no_header,
             delimiter: None,
+            member: None,
         };
         read_everything(&bytes, &opts);
     }

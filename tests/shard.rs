@@ -787,14 +787,13 @@ fn shards_of_a_csv_with_unclosed_quotes_make_the_whole_run() {
     let whole = solve(dir.path(), &path, None, "quotes");
     assert_eq!(whole.stats.len(), 40, "no row is lost");
     for (i, row) in whole.stats.iter().enumerate() {
-        // Row `i` is on line `i + 2`. The last quote has no row after it to swallow: the
-        // crate's reading stands, and solve does not read the solution field.
-        let bad = quoted[..5].contains(&(i + 1));
+        // Row `i` is on line `i + 2`. The last quote is never closed: its row is invalid too.
+        let bad = quoted.contains(&(i + 1));
         assert_eq!(row[1], (i + 2).to_string());
         assert_eq!(row[2], if bad { "invalid" } else { "solved" }, "{row:?}");
         if bad {
             assert!(
-                row[6].contains("opens a quote not closed on its line"),
+                row[6].contains("opens a quote") && row[6].contains("an unclosed quote"),
                 "{row:?}"
             );
         }

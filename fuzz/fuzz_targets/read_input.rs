@@ -21,6 +21,7 @@ fuzz_target!(|data: &[u8]| {
         solution_column: None,
         no_header: knobs & 0x10 != 0,
         delimiter: [None, Some(b'\t')][usize::from(knobs >> 7)],
+        member: None,
     };
     let opts = ReadOptions {
         layout: opts,

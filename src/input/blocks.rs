@@ -31,7 +31,7 @@ use sha2::{Digest, Sha256};
 use super::layout::Layout;
 use super::range::boundary;
 use super::reader::Cursor;
-use super::record::{cr_run_end, MAX_LINE};
+use super::record::{cr_run_end, csv_row, MAX_LINE, QUOTE_WINDOW};
 use super::source::Stream;
 
 /// Bytes a block holds at least (unless the input ends first, or a live input pauses), and
@@ -58,14 +58,21 @@ pub(crate) struct Blocks {
     /// Where the scan for a cut stands: bytes of `buf` scanned, whether inside quotes, the
     /// last cut found, and the last line end whatever the quotes.
     scan: (usize, bool, usize, usize),
-    /// The last lone `\r` line end outside quotes that the scan found (quotes mode): CSV
-    /// rows end there too (see `range::csv_line`).
+    /// The last lone `\r` line end outside quotes that the scan found (quotes mode, before
+    /// the layout is known): CSV rows end there too (see `record::csv_line`).
     lone_cr: usize,
     /// Where the line the scan stands in starts (quotes mode): a lone `\r` ends no `#`
     /// comment line, which the `csv` crate reads to its `\n`.
     line_start: usize,
-    /// The input is known to be CSV: blocks are cut at lone `\r` line ends too.
-    csv: bool,
+    /// The input is known to be CSV, with this delimiter and row width: blocks are cut at
+    /// row ends as the reader reads rows ([`csv_row`]).
+    csv: Option<(u8, Option<usize>)>,
+    /// Where the walk over CSV rows stands in `buf` (a row start; CSV only), and the length
+    /// `buf` must reach before that row is judged again when it needed more bytes: twice as
+    /// many past the row's start each time, so a long row costs a linear scan, not one per
+    /// read.
+    row: usize,
+    retry_at: usize,
     /// The current block was cut at a lone `\r` before the layout was known.
     cut_at_lone_cr: bool,
     hasher: Option<Sha256>,
@@ -104,7 +111,9 @@ impl Blocks {
             scan: (0, false, 0, 0),
             lone_cr: 0,
             line_start: 0,
-            csv: false,
+            csv: None,
+            row: 0,
+            retry_at: 0,
             cut_at_lone_cr: false,
             hasher: hash.then(Sha256::new),
             hashed: 0,
@@ -123,6 +132,14 @@ impl Blocks {
     /// The current block.
     pub(crate) fn block(&self) -> &[u8] {
         &self.buf[..self.end]
+    }
+
+    /// All the bytes the stream holds: the current block and the bytes read after it. A CSV
+    /// row in the block was judged on these ([`csv_row`] may look up to
+    /// [`super::record::QUOTE_WINDOW`] bytes past a row's start), so the reader judges it on
+    /// them too and reads it as the cut did.
+    pub(crate) fn buffered(&self) -> &[u8] {
+        &self.buf
     }
 
     /// Whether the input has been read to its end (the current block is the last).
@@ -156,12 +173,20 @@ impl Blocks {
         Ok(())
     }
 
-    /// The input is CSV: blocks are cut outside quotes, at `\n` and at lone `\r` line ends
-    /// (classic Mac OS), where its rows end too. Before the layout is known, a block is
-    /// cut at a lone `\r` only when no `\n` came for [`MAX_LINE`] bytes.
-    pub(crate) fn set_csv(&mut self) {
+    /// The input is CSV with `delimiter` and rows of `width` fields (when known): blocks are
+    /// cut at row ends as the reader reads rows ([`csv_row`]: outside quotes, at `\n` and at
+    /// lone `\r` line ends, an unclosed quote judged as the reader judges it), and the first
+    /// block, cut by counting quotes before the layout was known, is cut again so. Before
+    /// the layout is known, a block is cut at a lone `\r` only when no `\n` came for
+    /// [`MAX_LINE`] bytes.
+    ///
+    /// # Errors
+    /// A read (or decompression) error of the stream.
+    pub(crate) fn set_csv(&mut self, delimiter: u8, width: Option<usize>) -> io::Result<()> {
         self.quotes = true;
-        self.csv = true;
+        self.csv = Some((delimiter, width));
+        self.cut_at_lone_cr = false;
+        self.advance(0)
     }
 
     /// Reads a shard only: line starts at decoded offsets in `[from, to)`.
@@ -189,16 +214,15 @@ impl Blocks {
         self.scan = (0, false, 0, 0);
         self.lone_cr = 0;
         self.line_start = 0;
+        self.row = 0;
+        self.retry_at = 0;
         loop {
             self.scan_cuts();
             if self.eof {
                 self.end = self.buf.len();
                 return Ok(());
             }
-            let cut = match self.csv {
-                true => self.scan.2.max(self.lone_cr),
-                false => self.scan.2,
-            };
+            let cut = self.scan.2;
             // Stopped: the line after the last cut may be cut short, so it is dropped.
             if self.stopped || (self.buf.len() >= self.size && cut > 0) {
                 self.end = cut;
@@ -209,7 +233,7 @@ impl Blocks {
                 self.end = cut;
                 return Ok(());
             }
-            if self.buf.len() >= 16 * self.size && self.scan.3 > 0 {
+            if self.csv.is_none() && self.buf.len() >= 16 * self.size && self.scan.3 > 0 {
                 // An unclosed quote: its rows are invalid whatever happens, and memory stays
                 // bounded if the block is cut at a line end anyway.
                 self.end = self.scan.3;
@@ -220,7 +244,7 @@ impl Blocks {
                 // (the layout is not known yet), not one long line; if the input turns out
                 // to be lines, `set_lines` cuts the block again.
                 self.end = self.lone_cr;
-                self.cut_at_lone_cr = !self.csv;
+                self.cut_at_lone_cr = self.csv.is_none();
                 return Ok(());
             }
             if self.scan.3 == 0 && self.buf.len() > MAX_LINE + 1 {
@@ -281,6 +305,8 @@ impl Blocks {
         self.scan = (keep, false, 0, 0);
         self.lone_cr = 0;
         self.line_start = 0;
+        self.row = 0;
+        self.retry_at = 0;
         Ok(())
     }
 
@@ -299,6 +325,23 @@ impl Blocks {
 
     /// Scans the bytes read since the last scan for line ends that may end a block.
     fn scan_cuts(&mut self) {
+        if let Some((delimiter, width)) = self.csv {
+            // Whole rows, as the reader reads them; a row not judged yet needs more bytes
+            // (at most [`super::record::QUOTE_WINDOW`] past its start).
+            while self.row < self.buf.len() && (self.eof || self.buf.len() >= self.retry_at) {
+                match csv_row(&self.buf, self.row, delimiter, width, self.eof) {
+                    Some(row) => self.row = row.next(),
+                    None => {
+                        let held = self.buf.len() - self.row;
+                        let more = (2 * held).max(self.size).min(QUOTE_WINDOW + 1);
+                        self.retry_at = self.row + more;
+                        break;
+                    }
+                }
+            }
+            self.scan = (self.buf.len(), false, self.row, self.row);
+            return;
+        }
         let (from, mut quoted, mut cut, mut any) = self.scan;
         let mut upto = self.buf.len();
         let new = &self.buf[from..];

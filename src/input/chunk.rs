@@ -18,7 +18,7 @@
 use std::sync::Arc;
 
 use super::jsonl::{JsonColumns, Parsed};
-use super::record::{line_fields, spanning_lines, split_fields, MAX_LINE};
+use super::record::{line_fields, spanning_lines, split_fields, trim_artefacts, MAX_LINE};
 use super::{RawRecord, PUZZLE_NAMES};
 use crate::grid::{grid_line_hint, parse_cells, parse_solution, Grid, ParseError};
 
@@ -239,6 +239,30 @@ impl RawChunk {
     }
 }
 
+/// What a CSV puzzle field is when a tool made it no puzzle, named: a header row repeated
+/// inside the file (CSV files joined with `cat`; not for the `first` row of a headerless
+/// input, which has its own hint), or an Excel text formula `="..."` (written to keep a
+/// spreadsheet from dropping leading zeros). `None` for any other field.
+fn artefact(field: &[u8], first: bool) -> Option<ParseError> {
+    if !first
+        && PUZZLE_NAMES
+            .iter()
+            .any(|n| field.eq_ignore_ascii_case(n.as_bytes()))
+    {
+        return Some(ParseError::Record(format!(
+            "a repeated header row ({:?} in the puzzle column): CSV files joined with `cat`? \
+             not a puzzle",
+            String::from_utf8_lossy(field)
+        )));
+    }
+    let inner = field.strip_prefix(b"=\"")?.strip_suffix(b"\"")?;
+    Some(ParseError::Record(format!(
+        "an Excel text formula (=\"...\" around {} characters), not the cells: save the column \
+         as text, or strip the =\"\" wrapper",
+        inner.len()
+    )))
+}
+
 /// Which fields of a CSV row hold the puzzle and the stored solution (0-based), and what
 /// separates fields: shared by the chunks that a CSV reader fills.
 #[derive(Debug)]
@@ -270,10 +294,13 @@ impl CsvColumns {
         let field = |i: usize| {
             fields
                 .get(i)
-                .map(<[u8]>::trim_ascii)
+                .map(trim_artefacts)
                 .ok_or(ParseError::MissingField { column: i + 1 })
         };
-        let mut puzzle = field(self.puzzle).and_then(parse_cells);
+        let mut puzzle = field(self.puzzle).and_then(|f| match artefact(f, first) {
+            Some(e) => Err(e),
+            None => parse_cells(f),
+        });
         if let (
             true,
             Ok(name),
@@ -312,6 +339,18 @@ pub(crate) struct LineParser {
     pub(crate) json: Option<JsonColumns>,
 }
 
+/// Parses a puzzle field as [`parse_cells`] does, a HoDoKu field too: there `+d` is a digit
+/// placed (solved) in the saved state, read as a given of the position.
+fn parse_placed(field: &[u8]) -> Result<Grid, ParseError> {
+    if field.len() > 81 && field.contains(&b'+') {
+        let cells: Vec<u8> = field.iter().copied().filter(|&b| b != b'+').collect();
+        if cells.len() == 81 {
+            return parse_cells(&cells);
+        }
+    }
+    parse_cells(field)
+}
+
 impl LineParser {
     /// Parses one data line (as [`super::record::data_line`] returns it); kept text goes
     /// into a buffer of `spare` when there is one.
@@ -341,7 +380,7 @@ impl LineParser {
         (
             puzzle
                 .ok_or(missing)
-                .and_then(parse_cells)
+                .and_then(parse_placed)
                 .map_err(|e| grid_line_hint(e, line)),
             solution.map(parse_solution),
             fields,
@@ -616,6 +655,7 @@ mod tests {
         };
         let unclosed = ParseError::UnclosedQuote {
             field: "puzzle (column 1)".into(),
+            why: "that is never closed (the input ends inside it)".into(),
         };
         let want = vec![
             (0, 2, P.to_string()),

@@ -30,6 +30,11 @@ impl RecordCount {
     }
 }
 
+/// Bytes at the start of a mapped input that its layout is worked out on: two longest
+/// lines ([`super::record::MAX_LINE`]), far more than the sample of rows the sniffer looks
+/// at in any real dataset.
+const SNIFFED: usize = 2 * super::record::MAX_LINE;
+
 /// The bytes a dataset reads: one block (a memory map, or bytes in memory), or a stream read
 /// in bounded blocks.
 enum Body {
@@ -100,13 +105,19 @@ impl Dataset {
             }
             return Dataset::open_parquet(path, stamp, opts);
         }
-        let opened = source::open(path, opts.mmap, opts.stop.flag())?;
+        let opened = source::open(
+            path,
+            opts.mmap,
+            opts.stop.flag(),
+            opts.layout.member.as_deref(),
+        )?;
         let stamp = stamp.filter(|_| matches!(opened.source, Source::Mapped(_)));
         let source::Opened {
             source,
             codec,
             len,
             utf16,
+            member,
         } = opened;
         let mut data = Dataset::new(path, source, codec, len, stamp, opts)?;
         if let (Some(shard), Body::Blocks(blocks)) = (opts.shard, &mut data.body) {
@@ -118,9 +129,9 @@ impl Dataset {
                         .to_string(),
                 ));
             }
-            let total = match (codec, utf16, len) {
-                (Codec::Plain, false, Some(len)) => len,
-                _ => decoded_len(path, opts.stop.flag())?,
+            let total = match (codec, utf16, len, &member) {
+                (Codec::Plain, false, Some(len), None) => len,
+                _ => decoded_len(path, opts.stop.flag(), opts.layout.member.as_deref())?,
             };
             let body = data.cursor.pos() as u64;
             let cut = |i: u32| {
@@ -266,7 +277,10 @@ impl Dataset {
             }
             source => {
                 let bytes = source.bytes();
-                let layout = detect(bytes, &opts.layout)
+                // The layout is worked out on the input's start, as a stream's first block:
+                // a 100 MB first line is judged by its first bytes, not copied whole.
+                let head = &bytes[..bytes.len().min(SNIFFED)];
+                let layout = detect(head, &opts.layout)
                     .map_err(|reason| InputError::layout(path, reason))?;
                 let range = match opts.shard {
                     Some(s) => range::range(bytes, &layout, s),
@@ -281,7 +295,18 @@ impl Dataset {
             (Body::Blocks(b), Layout::Lines { .. } | Layout::Columns { .. }) => {
                 b.set_lines().map_err(io_err)?;
             }
-            (Body::Blocks(b), Layout::Csv { .. }) => b.set_csv(),
+            (
+                Body::Blocks(b),
+                Layout::Csv {
+                    delimiter,
+                    width,
+                    header,
+                    ..
+                },
+            ) => {
+                let width = width.or(header.as_ref().map(Vec::len));
+                b.set_csv(*delimiter, width).map_err(io_err)?;
+            }
             _ => {}
         }
         let cursor = Cursor::new(
@@ -417,7 +442,7 @@ impl Dataset {
             Body::Whole { source, end } => {
                 let filled = self
                     .cursor
-                    .fill(source.bytes(), *end, out, max)
+                    .fill(source.bytes(), *end, true, out, max)
                     .map_err(|e| csv_err(&self.path, e));
                 // A fault while reading (the file shrank) read zeros for the file's bytes:
                 // these records, and the run, cannot be trusted.
@@ -429,8 +454,9 @@ impl Dataset {
             }
             Body::Blocks(blocks) => loop {
                 let stop = blocks.clip(&mut self.cursor, &self.layout);
+                // Rows are judged on all the bytes the stream holds (see `Blocks::buffered`).
                 self.cursor
-                    .fill(blocks.block(), stop, out, max)
+                    .fill(blocks.buffered(), stop, blocks.at_eof(), out, max)
                     .map_err(|e| csv_err(&self.path, e))?;
                 // A live input that pauses: the records taken are worked on now, not
                 // after its producer writes more.
@@ -582,12 +608,16 @@ impl Dataset {
 }
 
 /// The decoded length of the file at `path`: it is read (and decompressed) once.
-fn decoded_len(path: &str, stop: &std::sync::atomic::AtomicBool) -> Result<u64, InputError> {
+fn decoded_len(
+    path: &str,
+    stop: &std::sync::atomic::AtomicBool,
+    member: Option<&str>,
+) -> Result<u64, InputError> {
     let io_err = |source| InputError::Io {
         path: path.to_string(),
         source,
     };
-    match source::open(path, false, stop)?.source {
+    match source::open(path, false, stop, member)?.source {
         Source::Stream(mut s) => std::io::copy(&mut s.reader, &mut std::io::sink()).map_err(io_err),
         other => Ok(other.bytes().len() as u64),
     }

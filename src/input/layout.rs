@@ -60,6 +60,10 @@ pub struct LayoutOptions {
     /// The CSV field delimiter (one byte: `,`, tab, `;`, `|`, ...); `None` sniffs it from
     /// the first line among `,`, tab, `;` and `|` ([`super::sniff::DELIMITERS`]).
     pub delimiter: Option<u8>,
+    /// The member of an archive input to read (`--member NAME`: its path in the archive or
+    /// its file name); `None` reads an archive's one data member and refuses one of several,
+    /// listing them (`super::archive`).
+    pub member: Option<String>,
 }
 
 impl LayoutOptions {

@@ -70,6 +70,7 @@
 //! whole run) and `line` (1-based physical line of the input where the record starts), the
 //! same whether the input is read whole or as a shard.
 
+mod archive;
 mod blocks;
 mod chunk;
 mod dataset;
@@ -535,6 +536,7 @@ mod tests {
                     solution_column: (column == "solution").then(|| "3".into()),
                     skip_solutions: false,
                     delimiter: None,
+                    member: None,
                 };
                 let e = detect(text.as_bytes(), &opts).unwrap_err();
                 assert!(

@@ -4,14 +4,13 @@
 //! The body of the input (after a UTF-8 BOM and, for CSV, after the header line) is cut into
 //! N ranges of about equal size. Each cut is moved forward to the next **record boundary**
 //! (`boundary`), so a record belongs to exactly one shard: the one whose range holds its
-//! first byte. For lines that is the next physical line start. For CSV it is the next line
-//! start outside quotes, as the reader reads them: a quoted field over several lines (a note
-//! with line breaks) is never cut, and a row whose quote is not closed on its line, followed
-//! by a line that reads as a row, is one line (the reader's rule,
-//! `record::quote_left_open`, judged on the whole input as the reader judges it).
+//! first byte. For lines that is the next physical line start. For CSV it is the next row
+//! start, as the reader reads rows (`record::csv_row`, judged on the whole input as the
+//! reader judges it): a quoted field over several lines (a note with line breaks) is never
+//! cut, and a row whose quote is taken as unclosed is its one line.
 //! Every CSV shard reads the header from the start of the file. A CSV's lines end at `\n`
 //! and at a lone `\r` (classic Mac OS line ends), where the `csv` crate ends rows too
-//! (`csv_line` below), so a file with CR-only line ends is cut between its rows like any other.
+//! (`record::csv_line`), so a file with CR-only line ends is cut between its rows like any other.
 //!
 //! Record and line numbers stay those of the whole file: a shard counts the newlines before
 //! its start (`line`) and the records that start before it (`record`, rows for CSV), with a
@@ -25,10 +24,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::layout::Layout;
-use super::record::{
-    count_csv_line_ends, cr_run_end, data_line, is_csv_data_line, quote_left_open, quoted_after,
-    BOM,
-};
+use super::record::{count_csv_line_ends, csv_line, csv_row, data_line, is_csv_data_line, BOM};
 
 /// Shard `index` of `count` (1-based: `1 <= index <= count`), written `K/N`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -119,11 +115,10 @@ pub fn range(bytes: &[u8], layout: &Layout, shard: Shard) -> ShardRange {
 
 /// Where a cut aimed at byte `target` falls, walking `bytes` from `from` (a record
 /// boundary): the first line start at or after `target` that no record spans, and the data
-/// records that start in `from..` it. For lines, any line start; for CSV, a line start
-/// outside quotes as the reader reads them: a quoted field over several lines (a note) is
-/// walked over, and a row whose quote is not closed on its line is one line when the reader
-/// takes it as an unclosed quote ([`quote_left_open`]). The walk looks past `target` only
-/// while inside quotes.
+/// records that start in `from..` it. For lines, any line start; for CSV, a row start as
+/// the reader reads rows ([`csv_row`]): a quoted field over several lines (a note) is
+/// walked over, and a row whose quote is taken as unclosed is one line. `bytes` is all the
+/// input (or all a stream holds): a row's end may be judged on bytes past `target`.
 pub(crate) fn boundary(bytes: &[u8], layout: &Layout, from: usize, target: usize) -> (usize, u64) {
     let Layout::Csv {
         header,
@@ -136,53 +131,18 @@ pub(crate) fn boundary(bytes: &[u8], layout: &Layout, from: usize, target: usize
         return (cut, count_records(&bytes[from..cut], layout));
     };
     let fields = width.or(header.as_ref().map(Vec::len));
-    let (mut pos, mut records, mut quoted) = (from, 0, false);
-    while pos < bytes.len() && (quoted || pos < target) {
+    let (mut pos, mut records) = (from, 0);
+    while pos < bytes.len() && pos < target {
         let (line, next) = csv_line(bytes, pos);
-        if quoted {
-            quoted = quoted_after(line, *delimiter, true);
-        } else if is_csv_data_line(line) {
-            records += 1;
-            // The reader's unclosed-quote rule looks at rows that reach a `\n`; a quote
-            // left open at a lone `\r` goes on, as the crate reads it.
-            let at_newline = bytes[..next].ends_with(b"\n");
-            quoted = quoted_after(line, *delimiter, false)
-                && !(at_newline && quote_left_open(line, &bytes[next..], *delimiter, fields));
-        }
-        pos = next;
+        pos = match is_csv_data_line(line) {
+            true => {
+                records += 1;
+                csv_row(bytes, pos, *delimiter, fields, true).map_or(next, |r| r.next())
+            }
+            false => next,
+        };
     }
     (pos, records)
-}
-
-/// The physical CSV line that starts at `pos` in `bytes`, without its line end (a CRLF's
-/// `\r`s are kept, as the readers see them), and where the next line with text can start.
-/// A line ends at a `\n`, or at a lone `\r` (one not in a run of CRs up to a `\n`, as
-/// classic Mac OS ends lines), as the `csv` crate ends rows and the CSV reader counts lines
-/// ([`count_csv_line_ends`]); but a `#` comment line ends only at its `\n`, as the crate
-/// reads comments.
-fn csv_line(bytes: &[u8], pos: usize) -> (&[u8], usize) {
-    let rest = &bytes[pos..];
-    if rest.first() == Some(&b'#') {
-        // The crate reads a `#` comment to its `\n`, over any lone CR.
-        return memchr::memchr(b'\n', rest)
-            .map_or((rest, bytes.len()), |i| (&rest[..i], pos + i + 1));
-    }
-    let mut at = 0;
-    while let Some(i) = memchr::memchr2(b'\n', b'\r', &rest[at..]) {
-        let i = at + i;
-        if rest[i] == b'\n' {
-            return (&rest[..i], pos + i + 1);
-        }
-        // CRs that run up to a `\n` are part of its line end (`\r\n`, `\r\r\n`); others
-        // end a line each, and the empty lines between them hold no row, so the next line
-        // starts after the run (one step over a run of any length).
-        let run = cr_run_end(rest, i);
-        if rest.get(run) != Some(&b'\n') {
-            return (&rest[..i], pos + run);
-        }
-        at = run;
-    }
-    (rest, bytes.len())
 }
 
 /// Data records in the whole of `bytes` read with `layout` (a `memchr` line scan, walking

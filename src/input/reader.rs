@@ -14,8 +14,8 @@ use super::chunk::{CsvColumns, LineParser, RawChunk, Row};
 use super::jsonl::JsonColumns;
 use super::layout::Layout;
 use super::record::{
-    count_csv_line_ends, count_newlines, crate_row, data_line, is_csv_data_line, quote_left_open,
-    split_fields, MAX_LINE,
+    count_csv_line_ends, count_newlines, crate_row, csv_line, csv_row, data_line, is_csv_data_line,
+    split_fields, RowEnd, Unclosed, MAX_LINE,
 };
 use crate::grid::ParseError;
 
@@ -68,6 +68,7 @@ impl Cursor {
                     delimiter: *delimiter,
                 }),
                 expected_fields: width.or(header.as_ref().map(Vec::len)),
+                width: width.or(header.as_ref().map(Vec::len)),
                 header: header.clone(),
                 first: header.is_none() && record == 0,
             }),
@@ -76,8 +77,9 @@ impl Cursor {
 
     /// Appends up to `max - out.len()` records read from `block[pos..stop]` to `out`, for
     /// [`RawChunk::parse`] to parse: lines as bytes, CSV rows as fields. The bytes after
-    /// `stop` (the rest of a shard's input) are only looked at: the line after a CSV row
-    /// whose quote is not closed decides what it is, wherever a shard ends.
+    /// `stop` (the rest of a shard's input, or of a stream's buffer) are only looked at:
+    /// they may decide where a CSV row with a quoted line break ends, wherever a shard or a
+    /// block ends. `eof`: `block` ends where the input does.
     ///
     /// # Errors
     /// Only an error of the CSV reader; bad records are records with an error.
@@ -85,6 +87,7 @@ impl Cursor {
         &mut self,
         block: &[u8],
         stop: usize,
+        eof: bool,
         out: &mut RawChunk,
         max: usize,
     ) -> Result<(), csv::Error> {
@@ -102,7 +105,7 @@ impl Cursor {
                     if out.len() >= max || c.pos >= stop {
                         return Ok(());
                     }
-                    if !c.fill_to_unclosed_quote(block, stop, out, max)? || out.len() >= max {
+                    if !c.fill_to_unclosed_quote(block, stop, eof, out, max)? || out.len() >= max {
                         return Ok(());
                     }
                 }
@@ -203,6 +206,9 @@ pub(crate) struct CsvCursor {
     record: u64,
     columns: Arc<CsvColumns>,
     expected_fields: Option<usize>,
+    /// The rows' width as the layout knows it (the header's, or the sniffed one): what a row
+    /// over several lines must have ([`csv_row`]), the same for every shard.
+    width: Option<usize>,
     /// The header's column names, to name a field in a message.
     header: Option<Vec<String>>,
     delimiter: u8,
@@ -220,8 +226,15 @@ impl CsvCursor {
     fn fill_plain(&mut self, block: &[u8], out: &mut RawChunk, max: usize) {
         while out.len() < max && self.pos < block.len() {
             let rest = &block[self.pos..];
-            let (end, next) =
-                memchr::memchr(b'\n', rest).map_or((rest.len(), rest.len()), |n| (n, n + 1));
+            // The line's end, looked for no further than its first CR: a lone CR sends the
+            // row to the crate, and a block of CR-only line ends is not searched to its end
+            // for a `\n` at every row.
+            let (end, next) = match memchr::memchr2(b'\n', b'\r', rest) {
+                Some(i) if rest[i] == b'\n' => (i, i + 1),
+                Some(i) if rest.get(i + 1) == Some(&b'\n') => (i + 1, i + 2),
+                Some(_) => return,
+                None => (rest.len(), rest.len()),
+            };
             let line = &rest[..end];
             let row = line.strip_suffix(b"\r").unwrap_or(line);
             if memchr::memchr2(b'"', b'\r', row).is_some() {
@@ -253,17 +266,39 @@ impl CsvCursor {
     }
 
     /// Reads rows from `block[pos..stop]` until `max` records, `stop`, or a row with an
-    /// unclosed quote ([`CsvCursor::unclosed_quote`]; then true, with the cursor on the line
-    /// after the row's first, so the rows the quote would swallow are read as rows).
+    /// unclosed quote ([`csv_row`]; then that row's first line is one invalid record, the
+    /// cursor goes on at the line after it, so the rows the quote would swallow are read as
+    /// rows, and this returns true). Where each row ends is judged first, in all of `block`
+    /// (a row may be judged on bytes past `stop`, so every shard judges it as the whole run
+    /// does); the `csv` crate then reads the fields of the rows judged whole.
     fn fill_to_unclosed_quote(
         &mut self,
         block: &[u8],
         stop: usize,
+        eof: bool,
         out: &mut RawChunk,
         max: usize,
     ) -> Result<bool, csv::Error> {
         let start = self.pos.min(stop);
-        let body = &block[start..stop];
+        // The rows to read, up to the first unclosed quote.
+        let (mut end, mut rows, mut unclosed) = (start, 0, None);
+        while end < stop && out.len() + rows < max {
+            let (line, next) = csv_line(block, end);
+            if !is_csv_data_line(line) {
+                end = next;
+                continue;
+            }
+            match csv_row(block, end, self.delimiter, self.width, eof) {
+                Some(RowEnd::Unclosed { next, column, why }) => {
+                    unclosed = Some((end, next, column, why));
+                    break;
+                }
+                row => end = row.map_or(next, |r| r.next()),
+            }
+            rows += 1;
+        }
+        let end = end.min(stop);
+        let body = &block[start..end];
         let mut rdr = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
@@ -280,8 +315,11 @@ impl CsvCursor {
             let (a, b) = ((a as usize).min(body.len()), (b as usize).min(body.len()));
             count_csv_line_ends(block, start + a..start + b.max(a))
         };
-        let mut resync = None;
-        while out.len() < max && rdr.read_byte_record(&mut rec)? {
+        let mut all = true;
+        while out.len() < max {
+            if !rdr.read_byte_record(&mut rec)? {
+                break;
+            }
             let pos = rec.position().map_or(line_at.0, csv::Position::byte);
             let (at, row) = crate_row(body, pos as usize, rdr.position().byte() as usize);
             let at = at as u64;
@@ -296,16 +334,6 @@ impl CsvCursor {
                 // empty fields as a row should have.
                 rec = csv::ByteRecord::from(vec![""; self.expected_fields.unwrap_or(1)]);
                 error = Some(too_long());
-            } else if memchr::memchr(b'\n', rec.as_slice()).is_some() {
-                // A quoted field holds a line break: judge the row by its first line and the
-                // line after it, in the whole input (not only up to `stop`), so every shard
-                // judges it as the whole run does.
-                let row_start = start + at as usize;
-                if let Some((e, next)) = self.unclosed_quote(&rec, block, row_start) {
-                    rec = split_line(&block[row_start..next - 1], self.delimiter);
-                    error = Some(e);
-                    resync = Some(next - start);
-                }
             }
             let expected = *self.expected_fields.get_or_insert(rec.len());
             out.push_row(
@@ -318,47 +346,54 @@ impl CsvCursor {
             );
             self.record += 1;
             rec = out.spare();
-            if resync.is_some() {
-                break;
-            }
+            all = out.len() < max;
         }
-        out.give_back(rec);
-        let used = match resync {
-            Some(next) => next.min(body.len()),
-            None => rdr.position().byte().min(body.len() as u64) as usize,
+        let used = match all || rdr.is_done() {
+            true => body.len(),
+            false => (rdr.position().byte() as usize).min(body.len()),
         };
         self.line = line_at.1 + lines_in(line_at.0.min(used as u64), used as u64);
         self.pos = start + used;
-        Ok(resync.is_some())
+        let resync = match unclosed {
+            Some((row_start, next, column, why)) if used == body.len() && out.len() < max => {
+                let first = &block[row_start..next];
+                rec = split_line(first.strip_suffix(b"\n").unwrap_or(first), self.delimiter);
+                let error = match first.len() > MAX_LINE {
+                    true => too_long(),
+                    false => self.unclosed_quote(column, &why),
+                };
+                let expected = *self.expected_fields.get_or_insert(rec.len());
+                out.push_row(
+                    &self.columns,
+                    self.record,
+                    self.line,
+                    Row::Fields(rec, Some(error)),
+                    expected,
+                    std::mem::take(&mut self.first),
+                );
+                self.record += 1;
+                self.line += count_csv_line_ends(block, row_start..next);
+                self.pos = next;
+                true
+            }
+            _ => {
+                out.give_back(rec);
+                false
+            }
+        };
+        Ok(resync)
     }
 
-    /// For a row starting at `block[row_start..]` whose fields (`rec`, as the crate read
-    /// them) hold a line break: when the next data line after the row's first line reads as
-    /// a row of this file (as many delimiters as a row has; in a one-column file any data
-    /// line), the quote is taken as unclosed, and this gives the row's error and where the
-    /// line after its first starts. `None` for quoted line breaks in other text (a note over
-    /// two lines), which is read as the crate reads it.
-    fn unclosed_quote(
-        &self,
-        rec: &csv::ByteRecord,
-        block: &[u8],
-        row_start: usize,
-    ) -> Option<(ParseError, usize)> {
-        let rest = &block[row_start..];
-        let next = row_start + memchr::memchr(b'\n', rest)? + 1;
-        let first = &block[row_start..next - 1];
-        if !quote_left_open(first, &block[next..], self.delimiter, self.expected_fields) {
-            return None;
-        }
-        let column = rec
-            .iter()
-            .position(|f| f.contains(&b'\n'))
-            .unwrap_or(rec.len().saturating_sub(1));
+    /// The error of a row whose quote in 0-based field `column` is taken as unclosed.
+    fn unclosed_quote(&self, column: usize, why: &Unclosed) -> ParseError {
         let field = match self.header.as_ref().and_then(|h| h.get(column)) {
             Some(name) => format!("{name} (column {})", column + 1),
             None => format!("column {}", column + 1),
         };
-        Some((ParseError::UnclosedQuote { field }, next))
+        ParseError::UnclosedQuote {
+            field,
+            why: why.describe(self.line),
+        }
     }
 }
 

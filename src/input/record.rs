@@ -12,10 +12,13 @@
 //! - A **CSV** input has one record per row the `csv` crate reads; physical lines that are
 //!   empty or start with `#` are skipped, as the crate skips them, and so are lines of blanks
 //!   only (spaces, tabs), which the crate would read as a row of one empty field (trial 9:
-//!   `row: 1 field, expected 2` for a line of three spaces). A row with a quote its
-//!   line does not close, followed by a line that reads as a row, is a record of that one
-//!   line, invalid ([`crate::grid::ParseError::UnclosedQuote`]): the next line starts the
-//!   next record, so an unclosed quote swallows no rows.
+//!   `row: 1 field, expected 2` for a line of three spaces). Quoted fields are read as RFC
+//!   4180 says: one may hold delimiters and line breaks, and a quote closed on a later line
+//!   closes it ([`csv_row`]). A row whose first line leaves a quote open that is never
+//!   closed (within [`QUOTE_WINDOW`] bytes), or closed only by a quote with text after it,
+//!   or closed into a row of the wrong width, is an **unclosed quote**: a record of that one
+//!   line, invalid ([`crate::grid::ParseError::UnclosedQuote`], saying which of these), and
+//!   the next line starts the next record, so an unclosed quote swallows no rows.
 //! - A UTF-8 byte-order mark at the very start is not part of any record ([`strip_bom`]).
 //! - A physical line longer than [`MAX_LINE`] bytes is judged by its first `MAX_LINE + 1`
 //!   bytes ([`judged`]): blank or a comment there, it is skipped; else it is one record,
@@ -44,18 +47,51 @@ pub fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(BOM).unwrap_or(bytes)
 }
 
+/// Characters that tools leave at the end of a line and that are never data: the DOS
+/// end-of-file mark (Ctrl-Z, `0x1A`), a no-break space (U+00A0), a zero-width space
+/// (U+200B) and a byte-order mark (U+FEFF).
+const TRAILING_ARTEFACTS: [&[u8]; 4] = [b"\x1A", b"\xC2\xA0", b"\xE2\x80\x8B", BOM];
+
+/// `text` without blanks at either end, byte-order marks at its start (lists joined with
+/// `cat`, each with its BOM), and [`TRAILING_ARTEFACTS`] at its end.
+pub(crate) fn trim_artefacts(text: &[u8]) -> &[u8] {
+    let mut t = text.trim_ascii();
+    while let Some(rest) = t.strip_prefix(BOM) {
+        t = rest.trim_ascii_start();
+    }
+    while let Some(rest) = TRAILING_ARTEFACTS.iter().find_map(|a| t.strip_suffix(*a)) {
+        t = rest.trim_ascii_end();
+    }
+    t
+}
+
 /// The record on one physical line of a lines input (`line` without its `\n`), or `None`
 /// for a blank line or a `#` comment. Blanks at either end are not part of the record, so
-/// an indented puzzle is read, not reported as an empty field.
+/// an indented puzzle is read, not reported as an empty field; nor are a BOM at its start
+/// (lists joined with `cat`) or a Ctrl-Z, no-break or zero-width space at its end
+/// ([`trim_artefacts`]).
 pub fn data_line(line: &[u8]) -> Option<&[u8]> {
-    let line = judged(line).trim_ascii();
+    let line = trim_artefacts(judged(line));
     (!line.is_empty() && line[0] != b'#').then_some(line)
 }
 
 /// Whether one physical CSV line (without its `\n`) can start a record: not blank (empty,
-/// or only spaces, tabs and a final `\r`) and not a `#` comment.
+/// or only spaces, tabs and a final `\r`; a lone Ctrl-Z after the last line too), not a `#`
+/// comment (after a BOM too), and not Excel's `sep=X` line ([`excel_sep`]).
 pub fn is_csv_data_line(line: &[u8]) -> bool {
-    !line.trim_ascii().is_empty() && line[0] != b'#'
+    !trim_artefacts(line).is_empty()
+        && strip_bom(line).first() != Some(&b'#')
+        && excel_sep(line).is_none()
+}
+
+/// The delimiter X of Excel's `sep=X` line (the first line of a CSV Excel is told to read
+/// with X), `None` for any other line (`line` without its `\n`; a BOM before it allowed).
+pub fn excel_sep(line: &[u8]) -> Option<u8> {
+    let line = strip_bom(line);
+    match line.strip_suffix(b"\r").unwrap_or(line) {
+        [b's' | b'S', b'e' | b'E', b'p' | b'P', b'=', d] if *d != b'"' => Some(*d),
+        _ => None,
+    }
 }
 
 /// The row the `csv` crate read as `body[start..end]` (`start`: its record's position,
@@ -158,6 +194,9 @@ pub fn lines_carry_solutions<'a>(lines: impl IntoIterator<Item = &'a [u8]>, fiel
 /// damaged when not 81 long (see the module documentation). The readers parse exactly these
 /// fields, so `verify` can quote them as found.
 pub fn line_fields(line: &[u8], field: usize, paired: bool) -> (Option<&[u8]>, Option<&[u8]>) {
+    if let Some(puzzle) = hodoku_puzzle(line) {
+        return (Some(puzzle), None);
+    }
     if field == 0 {
         if starts_with_puzzle(line) {
             return (Some(&line[..81]), stored_solution(&line[81..], paired));
@@ -175,6 +214,21 @@ pub fn line_fields(line: &[u8], field: usize, paired: bool) -> (Option<&[u8]>, O
     (puzzle, pick_solution(fields, paired))
 }
 
+/// The puzzle field of a HoDoKu library line, `:type:technique:puzzle:deleted:eliminations:
+/// ...` (`:0000:x:4.....8.5.3...:::`): the third field after the leading `:`, which holds 81
+/// cells, a digit placed in the saved state written `+d`. The fields after it are
+/// candidates and eliminations, never a solution. `None` for any other line.
+pub fn hodoku_puzzle(line: &[u8]) -> Option<&[u8]> {
+    let mut fields = line.strip_prefix(b":")?.split(|&b| b == b':');
+    let (kind, _technique, puzzle) = (fields.next()?, fields.next()?, fields.next()?);
+    let cells = puzzle.iter().filter(|&&b| b != b'+').count();
+    let ok = !kind.is_empty()
+        && kind.iter().all(u8::is_ascii_hexdigit)
+        && cells == 81
+        && puzzle.iter().all(|&b| b == b'+' || is_cell_byte(b));
+    ok.then_some(puzzle)
+}
+
 /// Replaces the fields of `rec` with those of `line`, one physical CSV line without its line
 /// end, split at `delimiter` as written (what the `csv` crate reads from a line with no
 /// quote and no `\r`).
@@ -188,25 +242,247 @@ pub(crate) fn split_fields(line: &[u8], delimiter: u8, rec: &mut csv::ByteRecord
     rec.push_field(&line[start..]);
 }
 
-/// Whether a CSV row whose first physical line `first` (without its `\n`) leaves a quote
-/// open is read as an **unclosed quote** (a one-line invalid record, the next line starting
-/// the next record) rather than a quoted field over several lines: true when the next data
-/// line in `after` (the bytes after `first`'s `\n`) reads as a row of this file, with as
-/// many delimiters as a row of `fields` fields has (as `first` has when the width is not
-/// known yet); in a one-column file any data line does. False when no data line follows.
-/// The one rule of the CSV reader and the shard cuts ([`super::range`]).
-pub(crate) fn quote_left_open(
-    first: &[u8],
-    after: &[u8],
+/// Bytes from a CSV row's start within which a quote it opens must be closed (with the row
+/// ended) for the row to be read over several lines: [`MAX_LINE`], the longest record read.
+/// A quote not closed within them is taken as unclosed ([`csv_row`]), so a stream needs to
+/// hold at most this many bytes past a row's start to judge it.
+pub const QUOTE_WINDOW: usize = MAX_LINE;
+
+/// Why a CSV row whose first line leaves a quote open is read as an **unclosed quote** (a
+/// one-line invalid record, the next line starting the next record) rather than as a row
+/// over several lines ([`csv_row`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Unclosed {
+    /// The quote is never closed: the input ends inside it.
+    Never,
+    /// The quote is not closed (and the row ended) within [`QUOTE_WINDOW`] bytes.
+    TooFar,
+    /// The quote closing it, `lines` line ends after the row's first line starts, is followed
+    /// by text: the quote that "closes" it opens a field of a later row.
+    TextAfter {
+        /// Line ends between the row's start and the closing quote.
+        lines: u64,
+    },
+    /// Closing it makes a row of `found` fields, not the file's `expected`; the row ends
+    /// `lines` line ends after its start.
+    Width {
+        /// Fields of the row read over several lines.
+        found: usize,
+        /// Fields of the file's rows.
+        expected: usize,
+        /// Line ends between the row's start and its end.
+        lines: u64,
+    },
+}
+
+impl Unclosed {
+    /// The reason in words, for a row that starts on 1-based line `line`.
+    pub(crate) fn describe(&self, line: u64) -> String {
+        match self {
+            Unclosed::Never => "that is never closed (the input ends inside it)".into(),
+            Unclosed::TooFar => {
+                format!("not closed within {QUOTE_WINDOW} bytes (the longest record read)")
+            }
+            Unclosed::TextAfter { lines } => format!(
+                "that only a quote on line {} closes, with text right after it (that quote \
+                 opens a later field)",
+                line + lines
+            ),
+            Unclosed::Width {
+                found,
+                expected,
+                lines,
+            } => format!(
+                "closed on line {}, which makes a row of {found} fields, expected {expected}",
+                line + lines
+            ),
+        }
+    }
+}
+
+/// Where a CSV row that starts at `bytes[start]` ends, as the readers, the stream's block
+/// cuts and the shard cuts all read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum RowEnd {
+    /// The row ends where the next line can start (a plain row: its line; a row with quoted
+    /// line breaks: after the line that closes its last quote).
+    Row(usize),
+    /// The row's first line leaves a quote open that is not read as closed (see
+    /// [`csv_row`]): the row is that one line, invalid, and the next row can start at
+    /// `next`.
+    Unclosed {
+        /// Where the line after the row's first starts.
+        next: usize,
+        /// 0-based field of the row whose quote is left open.
+        column: usize,
+        /// Why the quote is taken as unclosed.
+        why: Unclosed,
+    },
+}
+
+impl RowEnd {
+    /// Where the next row can start.
+    pub(crate) fn next(&self) -> usize {
+        match self {
+            RowEnd::Row(n) | RowEnd::Unclosed { next: n, .. } => *n,
+        }
+    }
+}
+
+/// How the CSV row that starts at `bytes[start]` (a line start outside quotes) ends, read as
+/// RFC 4180 and the `csv` crate read it: a `"` at the start of a field opens a quoted field,
+/// `""` inside it is a quote, and the quoted field may hold delimiters and line breaks. A
+/// row whose first line leaves a quote open is read over several lines when, within
+/// [`QUOTE_WINDOW`] bytes of its start, every quote it opens is closed by a quote followed by
+/// a delimiter or a line end, and the row has `width` fields (when known: the header's or the
+/// layout's). Otherwise the quote is an **unclosed quote** ([`RowEnd::Unclosed`] says why):
+/// the row is its first line, invalid, so an unclosed quote swallows no rows. A first line
+/// longer than [`MAX_LINE`] is the row whatever its quotes (it is too long to read).
+///
+/// `eof`: `bytes` ends where the input does; when it does not, `None` means more bytes
+/// are needed to judge (never once `bytes` holds [`QUOTE_WINDOW`] bytes past `start` and the
+/// first line's end). The one rule of the CSV reader, the stream's blocks and the shard
+/// cuts, so a row is read the same mapped, streamed, compressed and sharded.
+pub(crate) fn csv_row(
+    bytes: &[u8],
+    start: usize,
     delimiter: u8,
-    fields: Option<usize>,
-) -> bool {
-    let delimiters = |line: &[u8]| memchr::memchr_iter(delimiter, line).count();
-    let needed = fields.map_or_else(|| delimiters(first), |n| n.saturating_sub(1));
-    after
-        .split(|&b| b == b'\n')
-        .find(|l| is_csv_data_line(l))
-        .is_some_and(|next_row| delimiters(next_row) >= needed)
+    width: Option<usize>,
+    eof: bool,
+) -> Option<RowEnd> {
+    let (line, next) = csv_line(bytes, start);
+    let line_ended = next < bytes.len() || bytes[..next].ends_with(b"\n");
+    if !eof && !line_ended {
+        return None;
+    }
+    if line.len() > MAX_LINE || !is_csv_data_line(line) || !quoted_after(line, delimiter, false) {
+        return Some(RowEnd::Row(next));
+    }
+    let w = &bytes[start..bytes.len().min(start + QUOTE_WINDOW)];
+    let whole = eof && start + QUOTE_WINDOW >= bytes.len();
+    let unclosed = |why, column| RowEnd::Unclosed { next, column, why };
+    // Running off the window: the quote is never closed when the input ends there, too far
+    // when the window is full, and unknown yet otherwise.
+    let off = |column| {
+        if whole {
+            Some(unclosed(Unclosed::Never, column))
+        } else if w.len() == QUOTE_WINDOW {
+            Some(unclosed(Unclosed::TooFar, column))
+        } else {
+            None
+        }
+    };
+    // The field whose quote is open now, and the first whose quoted text holds a line break.
+    let (mut i, mut fields, mut open_column, mut span_column) = (0, 1, None, None);
+    let mut text_after = None;
+    let end = loop {
+        if w.get(i) == Some(&b'"') {
+            open_column = Some(fields - 1);
+            let opened = i;
+            i += 1;
+            loop {
+                let Some(q) = memchr::memchr(b'"', &w[i..]) else {
+                    return off(open_column.unwrap_or(0));
+                };
+                let q = i + q;
+                match w.get(q + 1) {
+                    Some(b'"') => i = q + 2,
+                    None if !whole => return off(open_column.unwrap_or(0)),
+                    _ => {
+                        i = q + 1;
+                        if span_column.is_none()
+                            && memchr::memchr2(b'\n', b'\r', &w[opened..q]).is_some()
+                        {
+                            span_column = open_column;
+                        }
+                        break;
+                    }
+                }
+            }
+            match w.get(i) {
+                Some(&b) if b == delimiter => {
+                    fields += 1;
+                    i += 1;
+                    continue;
+                }
+                Some(b'\r' | b'\n') | None => break i,
+                Some(_) => {
+                    text_after.get_or_insert(i);
+                }
+            }
+        }
+        match memchr::memchr3(delimiter, b'\r', b'\n', &w[i..]) {
+            Some(k) if w[i + k] == delimiter => {
+                fields += 1;
+                i += k + 1;
+            }
+            Some(k) => break i + k,
+            None if whole => break w.len(),
+            None => return off(open_column.unwrap_or(0)),
+        }
+    };
+    let column = span_column.or(open_column).unwrap_or(0);
+    // Where the next line starts after the row's line end.
+    let row_end = match w.get(end) {
+        Some(b'\n') => end + 1,
+        Some(_) => {
+            let run = cr_run_end(w, end);
+            match w.get(run) {
+                Some(b'\n') => run + 1,
+                Some(_) => run,
+                None if whole => run,
+                None => return off(column),
+            }
+        }
+        None => end,
+    };
+    let lines = |at: usize| count_csv_line_ends(w, 0..at);
+    if let Some(at) = text_after {
+        let lines = lines(at);
+        return Some(unclosed(Unclosed::TextAfter { lines }, column));
+    }
+    match width {
+        Some(expected) if expected != fields => Some(unclosed(
+            Unclosed::Width {
+                found: fields,
+                expected,
+                lines: lines(end),
+            },
+            column,
+        )),
+        _ => Some(RowEnd::Row(start + row_end)),
+    }
+}
+
+/// The physical CSV line that starts at `pos` in `bytes`, without its line end (a CRLF's
+/// `\r`s are kept, as the readers see them), and where the next line with text can start.
+/// A line ends at a `\n`, or at a lone `\r` (one not in a run of CRs up to a `\n`, as
+/// classic Mac OS ends lines), as the `csv` crate ends rows and the CSV reader counts lines
+/// ([`count_csv_line_ends`]); but a `#` comment line ends only at its `\n`, as the crate
+/// reads comments.
+pub(crate) fn csv_line(bytes: &[u8], pos: usize) -> (&[u8], usize) {
+    let rest = &bytes[pos..];
+    if rest.first() == Some(&b'#') {
+        // The crate reads a `#` comment to its `\n`, over any lone CR.
+        return memchr::memchr(b'\n', rest)
+            .map_or((rest, bytes.len()), |i| (&rest[..i], pos + i + 1));
+    }
+    let mut at = 0;
+    while let Some(i) = memchr::memchr2(b'\n', b'\r', &rest[at..]) {
+        let i = at + i;
+        if rest[i] == b'\n' {
+            return (&rest[..i], pos + i + 1);
+        }
+        // CRs that run up to a `\n` are part of its line end (`\r\n`, `\r\r\n`); others
+        // end a line each, and the empty lines between them hold no row, so the next line
+        // starts after the run (one step over a run of any length).
+        let run = cr_run_end(rest, i);
+        if rest.get(run) != Some(&b'\n') {
+            return (&rest[..i], pos + run);
+        }
+        at = run;
+    }
+    (rest, bytes.len())
 }
 
 /// Whether a CSV field is still inside quotes after the physical line `line` (without its

@@ -29,7 +29,8 @@
 
 use super::layout::{Format, Layout, LayoutOptions, PUZZLE_NAMES, SOLUTION_NAMES};
 use super::record::{
-    crate_row, data_line, is_csv_data_line, lines_carry_solutions, starts_with_puzzle, strip_bom,
+    crate_row, data_line, excel_sep, is_csv_data_line, judged, lines_carry_solutions,
+    starts_with_puzzle, strip_bom,
 };
 use crate::grid::{is_cell_byte, parse_cells, parse_solution, BARE_CR_FIX};
 
@@ -61,12 +62,34 @@ fn starts_with_object(bytes: &[u8]) -> bool {
         .is_some_and(|&b| b == b'{')
 }
 
+/// Why a JSON document (its first byte that is not blank is `[`: an array of records, or
+/// of grids) is not read: one line naming it and the conversion to JSON Lines; `None` for
+/// any other input.
+fn json_document(bytes: &[u8]) -> Option<String> {
+    let mut text = strip_bom(bytes)
+        .iter()
+        .copied()
+        .filter(|b| !b.is_ascii_whitespace());
+    if text.next() != Some(b'[') {
+        return None;
+    }
+    let what = match text.next() {
+        Some(b'{') => "an array of records",
+        Some(b'[') => "an array of arrays (grids as nested lists?)",
+        _ => return None,
+    };
+    Some(format!(
+        "a JSON document holding {what}, not JSON Lines (one object per line): convert it \
+         with `jq -c '.[]' FILE > FILE.jsonl` and read that"
+    ))
+}
+
 /// The first physical line that can start a CSV record, without its line end.
 fn first_csv_line(bytes: &[u8]) -> &[u8] {
     strip_bom(bytes)
         .split(|&b| b == b'\n')
         .find(|l| is_csv_data_line(l))
-        .map_or(b"", |l| l.strip_suffix(b"\r").unwrap_or(l))
+        .map_or(b"", |l| judged(l.strip_suffix(b"\r").unwrap_or(l)))
 }
 
 fn csv_fields(line: &[u8], delimiter: u8) -> Vec<String> {
@@ -324,6 +347,24 @@ pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
                     its index at the end of the file, so give the path of the uncompressed file"
                 .to_string(),
         );
+    }
+    // Excel's `sep=X` first line: a CSV with delimiter X (unless --delimiter says another).
+    let first = strip_bom(bytes)
+        .split(|&b| b == b'\n')
+        .next()
+        .unwrap_or_default();
+    if let (Some(d), None, Format::Auto | Format::Csv) =
+        (excel_sep(first), opts.delimiter, opts.format)
+    {
+        let opts = LayoutOptions {
+            delimiter: Some(d),
+            format: Format::Csv,
+            ..opts.clone()
+        };
+        return detect(bytes, &opts);
+    }
+    if let Some(why) = json_document(bytes) {
+        return Err(why);
     }
     let flags = opts.csv_flags();
     let line = first_csv_line(bytes);

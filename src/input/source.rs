@@ -22,6 +22,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
+use super::archive;
 use super::feed::{pump, read_append, Feed, Sender};
 use super::guard::MappedFile;
 use super::InputError;
@@ -199,6 +200,8 @@ pub struct Opened {
     pub len: Option<u64>,
     /// The text was UTF-16 and is transcoded.
     pub utf16: bool,
+    /// The archive member read (a zip's or a tar's), `None` when the input is no archive.
+    pub member: Option<String>,
 }
 
 /// Maps `file` read-only.
@@ -249,13 +252,20 @@ fn head(r: &mut dyn Read, n: usize) -> io::Result<Vec<u8>> {
 }
 
 /// Opens `path` (`-` = standard input). A plain regular file is mapped when `mmap` is true;
-/// everything else, and any file the kernel will not map, is a [`Stream`]. `stop`: once set,
-/// a wait for a live input's first bytes is given up.
+/// everything else, and any file the kernel will not map, is a [`Stream`]. An archive (a zip,
+/// or a tar inside any codec) is read as its one data member, or as `member` (`--member`;
+/// see [`super::archive`]). `stop`: once set, a wait for a live
+/// input's first bytes is given up.
 ///
 /// # Errors
-/// [`InputError::Io`] when the input cannot be opened or read, [`InputError::Directory`]
-/// for a directory.
-pub fn open(path: &str, mmap: bool, stop: &AtomicBool) -> Result<Opened, InputError> {
+/// [`InputError::Io`] when the input cannot be opened or read (or is an archive of several
+/// data members and `member` picks none), [`InputError::Directory`] for a directory.
+pub fn open(
+    path: &str,
+    mmap: bool,
+    stop: &AtomicBool,
+    member: Option<&str>,
+) -> Result<Opened, InputError> {
     let io_err = |source| InputError::Io {
         path: path.to_string(),
         source,
@@ -266,7 +276,8 @@ pub fn open(path: &str, mmap: bool, stop: &AtomicBool) -> Result<Opened, InputEr
             inner: io::stdin(),
             read: Arc::clone(&read),
         };
-        return stream(Box::new(stdin), None, read, false, stop).map_err(io_err);
+        let archive = Archive { path: None, member };
+        return stream(Box::new(stdin), None, read, false, stop, archive).map_err(io_err);
     }
     let meta = std::fs::metadata(Path::new(path)).map_err(io_err)?;
     if meta.is_dir() {
@@ -276,10 +287,12 @@ pub fn open(path: &str, mmap: bool, stop: &AtomicBool) -> Result<Opened, InputEr
     }
     let mut file = File::open(path).map_err(io_err)?;
     if meta.is_file() {
-        // Enough for the codecs' magic numbers and for the text checks alike.
-        let head = head(&mut file, TEXT_HEAD).map_err(io_err)?;
-        let plain =
-            Codec::sniff(&head) == Codec::Plain && utf16(&head).is_none() && utf32(&head).is_none();
+        // Enough for the codecs' magic numbers, the text checks and a tar header alike.
+        let head = head(&mut file, archive::TAR_HEAD).map_err(io_err)?;
+        let plain = Codec::sniff(&head) == Codec::Plain
+            && utf16(&head).is_none()
+            && utf32(&head).is_none()
+            && !archive::is_tar(&head);
         if mmap && plain && meta.len() > 0 {
             // SAFETY: we only read the map. A file that another process rewrites under us
             // gives wrong records, and the dataset's change check (stamp.rs) refuses the
@@ -293,6 +306,7 @@ pub fn open(path: &str, mmap: bool, stop: &AtomicBool) -> Result<Opened, InputEr
                     codec: Codec::Plain,
                     len: Some(meta.len()),
                     utf16: false,
+                    member: None,
                 });
             }
         }
@@ -301,13 +315,18 @@ pub fn open(path: &str, mmap: bool, stop: &AtomicBool) -> Result<Opened, InputEr
             inner: file,
             read: Arc::clone(&read),
         };
-        return stream(Box::new(file), Some(meta.len()), read, true, stop).map_err(io_err);
+        let archive = Archive {
+            path: Some(Path::new(path)),
+            member,
+        };
+        return stream(Box::new(file), Some(meta.len()), read, true, stop, archive).map_err(io_err);
     }
     let pipe = Counting {
         inner: file,
         read: Arc::clone(&read),
     };
-    stream(Box::new(pipe), None, read, false, stop).map_err(io_err)
+    let archive = Archive { path: None, member };
+    stream(Box::new(pipe), None, read, false, stop, archive).map_err(io_err)
 }
 
 /// Bytes of a zip's start read to find its first member's name: the 30-byte local header
@@ -433,7 +452,11 @@ fn refuse_utf32(head: &[u8]) -> io::Result<()> {
 /// # Errors
 /// A read error while its first bytes are looked at.
 pub(crate) fn from_reader(raw: Box<dyn Read + Send>, stop: &AtomicBool) -> io::Result<Opened> {
-    stream(raw, None, Arc::new(AtomicU64::new(0)), false, stop)
+    let archive = Archive {
+        path: None,
+        member: None,
+    };
+    stream(raw, None, Arc::new(AtomicU64::new(0)), false, stop, archive)
 }
 
 /// `raw` as a stream of decoded bytes: decompressed on a thread of its own when its first
@@ -446,6 +469,7 @@ fn stream(
     read: Arc<AtomicU64>,
     reopenable: bool,
     stop: &AtomicBool,
+    archive: Archive,
 ) -> io::Result<Opened> {
     let mut raw = match reopenable {
         true => Start::Blocking(raw),
@@ -456,16 +480,48 @@ fn stream(
     };
     let mut magic = raw.head(8, stop)?;
     let codec = Codec::sniff(&magic);
+    let mut member = None;
     if codec == Codec::Zip {
         // The first member's name, to tell a numpy archive from a zipped text file: read
         // only for a zip, so a terminal on standard input is not kept waiting for more.
         magic.extend(raw.head(ZIP_HEAD - magic.len(), stop)?);
         refuse_npz(&magic)?;
+        if let Some(path) = archive.path {
+            member = Some(archive::pick(
+                "zip",
+                &archive::zip_entries(path)?,
+                archive.member,
+            )?);
+        }
+        member = member.or(archive.member.map(String::from));
     }
     let mut decoded = match codec {
         Codec::Plain => raw.put_back(&magic),
-        _ => Start::Live(spawn_decoder(codec, raw.put_back(&magic).into_read())?),
+        _ => Start::Live(spawn_decoder(
+            codec,
+            raw.put_back(&magic).into_read(),
+            member.clone(),
+        )?),
     };
+    // A tar, after any codec: its one data member (or the one `--member` names).
+    let head = decoded.head(archive::TAR_HEAD, stop)?;
+    let mut decoded = decoded.put_back(&head);
+    if codec != Codec::Zip && archive::is_tar(&head) {
+        let chosen = match archive.path {
+            Some(path) => Some(archive::pick(
+                "tar",
+                &archive::tar_entries(decoded_file(path)?)?,
+                archive.member,
+            )?),
+            None => archive.member.map(String::from),
+        };
+        let tar = decoded.into_read();
+        member = chosen.clone();
+        decoded = Start::Live(Feed::spawn("tar-member".to_string(), move |tx| {
+            archive::pump_tar(tar, chosen.as_deref(), tx)
+        })?);
+        member.get_or_insert_with(|| "(the one data member)".to_string());
+    }
     let text = decoded.head(TEXT_HEAD, stop)?;
     refuse_utf32(&text)?;
     let encoding = utf16(&text);
@@ -492,6 +548,31 @@ fn stream(
         codec,
         len,
         utf16: encoding.is_some(),
+        member,
+    })
+}
+
+/// What [`stream`] needs to read an archive: the regular file to list its members from
+/// (`None` for standard input and pipes, read as they come), and `--member`.
+struct Archive<'a> {
+    path: Option<&'a Path>,
+    member: Option<&'a str>,
+}
+
+/// The file at `path` decompressed (synchronously: for listing a tar's members before the
+/// run reads it).
+///
+/// # Errors
+/// The file cannot be opened.
+fn decoded_file(path: &Path) -> io::Result<Box<dyn Read>> {
+    let mut file = BufReader::new(File::open(path)?);
+    let codec = Codec::sniff(file.fill_buf()?);
+    Ok(match codec {
+        Codec::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(file)),
+        Codec::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(file)?),
+        Codec::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(file)),
+        Codec::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(file)),
+        Codec::Plain | Codec::Zip => Box::new(file),
     })
 }
 
@@ -548,9 +629,13 @@ impl Start {
 
 /// Starts a thread that decompresses `raw` with `codec` (or, [`Codec::Plain`], only reads
 /// it) and hands the bytes over as they come ([`Feed`]).
-fn spawn_decoder(codec: Codec, raw: Box<dyn Read + Send>) -> io::Result<Feed> {
+fn spawn_decoder(
+    codec: Codec,
+    raw: Box<dyn Read + Send>,
+    member: Option<String>,
+) -> io::Result<Feed> {
     Feed::spawn(format!("{}-decoder", codec.name()), move |tx| {
-        decode(codec, raw, tx)
+        decode(codec, raw, member.as_deref(), tx)
     })
 }
 
@@ -560,8 +645,13 @@ fn spawn_decoder(codec: Codec, raw: Box<dyn Read + Send>) -> io::Result<Feed> {
 /// A decoder's error, said as what it means for the file: `corrupt or truncated gzip data
 /// (incomplete deflate stream)`, not the decoder's words alone (trial 6: "premature eof"
 /// for a cut `.xz`); an error reading the file itself keeps its own words.
-fn decode(codec: Codec, raw: Box<dyn Read + Send>, tx: &Sender) -> io::Result<()> {
-    decode_stream(codec, raw, tx).map_err(|e| match (codec, e.kind()) {
+fn decode(
+    codec: Codec,
+    raw: Box<dyn Read + Send>,
+    member: Option<&str>,
+    tx: &Sender,
+) -> io::Result<()> {
+    decode_stream(codec, raw, member, tx).map_err(|e| match (codec, e.kind()) {
         (Codec::Plain | Codec::Zip, _) | (_, io::ErrorKind::Interrupted) => e,
         _ if e.raw_os_error().is_some() => e,
         _ if e.get_ref().is_some_and(|inner| inner.is::<TrailingBytes>()) => e,
@@ -572,8 +662,13 @@ fn decode(codec: Codec, raw: Box<dyn Read + Send>, tx: &Sender) -> io::Result<()
     })
 }
 
-/// [`decode`] without the wording of its errors.
-fn decode_stream(codec: Codec, raw: Box<dyn Read + Send>, tx: &Sender) -> io::Result<()> {
+/// [`decode`] without the wording of its errors. `member`: the zip member to read.
+fn decode_stream(
+    codec: Codec,
+    raw: Box<dyn Read + Send>,
+    member: Option<&str>,
+    tx: &Sender,
+) -> io::Result<()> {
     let raw = BufReader::with_capacity(64 * 1024, raw);
     match codec {
         Codec::Plain => pump(raw, tx),
@@ -581,27 +676,7 @@ fn decode_stream(codec: Codec, raw: Box<dyn Read + Send>, tx: &Sender) -> io::Re
         Codec::Zstd => pump(zstd::stream::read::Decoder::with_buffer(raw)?, tx),
         Codec::Xz => pump(liblzma::bufread::XzDecoder::new_multi_decoder(raw), tx),
         Codec::Bzip2 => pump(bzip2::bufread::MultiBzDecoder::new(raw), tx),
-        Codec::Zip => {
-            let mut raw = raw;
-            let zip_err = |e: zip::result::ZipError| io::Error::new(io::ErrorKind::InvalidData, e);
-            let member = zip::read::read_zipfile_from_stream(&mut raw)
-                .map_err(zip_err)?
-                .ok_or_else(|| {
-                    io::Error::new(io::ErrorKind::InvalidData, "an empty zip archive")
-                })?;
-            pump(member, tx)?;
-            if zip::read::read_zipfile_from_stream(&mut raw)
-                .map_err(zip_err)?
-                .is_some()
-            {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    "a zip archive of several members: only a one-member zip is read; unzip it \
-                     and name the member",
-                ));
-            }
-            Ok(())
-        }
+        Codec::Zip => archive::pump_zip(raw, member, tx),
     }
 }
 
