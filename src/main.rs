@@ -32,6 +32,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // SUDOKU_BATCH_KERNEL: an unknown kernel, or one this CPU lacks, stops here.
+    if let Err(why) = sudoku_batch::solver::select_kernel() {
+        let _ = writeln!(io::stderr(), "sudoku-batch: error: {why}");
+        return ExitCode::from(2);
+    }
     match sudoku_batch::run(command) {
         Ok(code) => code,
         // A reader that went away (`| head`) is not an error worth a message.

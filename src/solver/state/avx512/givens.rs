@@ -1,4 +1,4 @@
-//! [`State::from_givens`] on the AVX-512 registers: each digit's givens of a band as one
+//! [`State::from_givens_k`] on the AVX-512 registers: each digit's givens of a band as one
 //! byte compare, then every board's row, box and column clearing, and the check for two
 //! equal givens in one unit, lane by lane for all 27 boards at once, where the portable
 //! code walks the givens one by one.
@@ -15,7 +15,7 @@ use super::stack::{NEXT_BAND, NEXT_BAND2};
 use super::{columns, in_all_rows, permute, splat, Boards, OR3, VALID_HIGH};
 
 impl State {
-    /// [`State::from_givens`], compiled for AVX-512F: the same state, and a
+    /// [`State::from_givens_k`], compiled for AVX-512F: the same state, and a
     /// [`Contradiction`] for the same puzzles (tested).
     ///
     /// # Safety
