@@ -54,6 +54,8 @@ fn changed_boards_sse2_matches_the_loop() {
 /// [`State::propagate`]) and compares the result and the whole state; then does the same
 /// below every candidate of the branch cell (both children of a split), depth first,
 /// until `budget` nodes have been compared. Returns how many ended in a contradiction.
+/// (Only x86-64 has other kernels to compare.)
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn walk(
     s: State,
     max_pairs: u32,
@@ -106,6 +108,7 @@ fn walk(
 /// the same branch or contradiction, at every node of the search trees of the [`HARD`]
 /// puzzles, with and without the stack logic and the pair cap, and with the triad rules
 /// and the splits.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(super) fn kernel_matches_the_portable_one(
     other: impl Fn(&mut State, u32, Logic) -> Result<Option<Branch>, Contradiction>,
 ) {
