@@ -295,6 +295,29 @@ def tdoku_bench(binary: Path, path: Path, first: bool, secs: float):
     return float(f[-4]), float(f[-1])
 
 
+def isomorph_files(data: Path, tmp: Path, seed: int):
+    """(name, path) of each dataset present under `data`, written into `tmp` as 81-character
+    lines with '.' blanks, each puzzle replaced by one random isomorph from `seed`."""
+    files = [(f, data / f, False) for f in LINE_FILES if (data / f).is_file()]
+    if (data / KAGGLE).is_file():
+        files.append((KAGGLE + " (puzzle column)", data / KAGGLE, True))
+    return [(name, isomorphs(dotted(path, tmp, Path(name.split()[0]).stem, csv), seed))
+            for name, path, csv in files]
+
+
+def alternate(runs, rounds):
+    """Runs each of `runs` (name -> function giving (rate, guesses)) `rounds` times, the order
+    rotated each round so that drift of the machine's load hits every run alike; returns
+    name -> (median rate, median guesses)."""
+    got = {k: [] for k in runs}
+    order = list(runs)
+    for r in range(rounds):
+        for k in order[r % len(order):] + order[:r % len(order)]:
+            got[k].append(runs[k]())
+    return {k: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v))
+            for k, v in got.items()}
+
+
 def three_way(args, shared: Path, data: Path, commit: str, command: str):
     ours_bin, peer_bin = build(shared, args.peer_target)
     tdoku_bin = build_tdoku(shared, args.tdoku)
@@ -302,11 +325,7 @@ def three_way(args, shared: Path, data: Path, commit: str, command: str):
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        files = [(f, data / f, False) for f in LINE_FILES if (data / f).is_file()]
-        if (data / KAGGLE).is_file():
-            files.append((KAGGLE + " (puzzle column)", data / KAGGLE, True))
-        for name, path, csv in files:
-            path = isomorphs(dotted(path, tmp, Path(name.split()[0]).stem, csv), seed)
+        for name, path in isomorph_files(data, tmp, seed):
             runs = {
                 "ours first": lambda: ours_bench(ours_bin, path, tmp, "first", secs),
                 "ours unique": lambda: ours_bench(ours_bin, path, tmp, "unique", secs),
@@ -315,14 +334,7 @@ def three_way(args, shared: Path, data: Path, commit: str, command: str):
             if tdoku_bin is not None:
                 runs["tdoku first"] = lambda: tdoku_bench(tdoku_bin, path, True, secs)
                 runs["tdoku unique"] = lambda: tdoku_bench(tdoku_bin, path, False, secs)
-            got = {k: [] for k in runs}
-            order = list(runs)
-            for r in range(args.rounds):
-                # Rotate the order each round, so drift of the machine hits every tool alike.
-                for k in order[r % len(order):] + order[:r % len(order)]:
-                    got[k].append(runs[k]())
-            med = {k: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v))
-                   for k, v in got.items()}
+            med = alternate(runs, args.rounds)
             rows.append((name, med))
             print(f"{name}: " + ", ".join(f"{k} {v[0]:,.0f}/s" for k, v in med.items()),
                   file=sys.stderr)
@@ -418,11 +430,7 @@ def kernels(args, shared: Path, data: Path, commit: str, command: str):
     secs, rows = args.min_time, []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        files = [(f, data / f, False) for f in LINE_FILES if (data / f).is_file()]
-        if (data / KAGGLE).is_file():
-            files.append((KAGGLE + " (puzzle column)", data / KAGGLE, True))
-        for name, path, csv in files:
-            path = isomorphs(dotted(path, tmp, Path(name.split()[0]).stem, csv), args.seed)
+        for name, path in isomorph_files(data, tmp, args.seed):
             runs = {}
             for k, _ in pairs:
                 for mode in ("first", "unique"):
@@ -432,13 +440,7 @@ def kernels(args, shared: Path, data: Path, commit: str, command: str):
                 for mode in ("first", "unique"):
                     runs[(t, mode)] = (lambda t=t, mode=mode:
                                        tdoku_bench(builds[t], path, mode == "first", secs))
-            got = {k: [] for k in runs}
-            order = list(runs)
-            for r in range(args.rounds):
-                for k in order[r % len(order):] + order[:r % len(order)]:
-                    got[k].append(runs[k]())
-            med = {k: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v))
-                   for k, v in got.items()}
+            med = alternate(runs, args.rounds)
             rows.append((name, med))
             print(f"{name}: " + ", ".join(f"{k[0]} {k[1]} {v[0]:,.0f}/s" for k, v in med.items()),
                   file=sys.stderr)
