@@ -38,6 +38,14 @@ guesses per puzzle come from ours and tdoku (both count one per tentative placem
 is not forced). The Markdown table goes into BENCHMARKS.md between `<!-- peers3:begin -->`
 and `<!-- peers3:end -->`, with the command.
 
+`--kernels` runs instead each of our solver kernels against the matching tdoku build
+(issue 32): `SUDOKU_BATCH_KERNEL=portable|avx2` against tdoku built for AVX2 (`--tdoku-haswell
+DIR`, built with `cmake -DARCH=haswell`) and `avx512` against tdoku built for the machine
+(`--tdoku DIR`), the kernels this CPU lacks left out; both modes, the same isomorph files and
+alternating rounds as above. The table, with the CPU's relevant flags, goes between
+`<!-- kernels:begin -->` and `<!-- kernels:end -->` of `--out` (for this mode, default
+benches/results/kernels.md).
+
 `--whole-process` runs instead the older comparison against the crate alone (issue 4,
 target 1), between `<!-- peers:begin -->` and `<!-- peers:end -->`:
 - solver: the rate each tool reports for itself (ours `bench -j 1 --first`, the crate's
@@ -73,6 +81,12 @@ LINE_FILES = [
 KAGGLE = "kaggle_1m_sample.csv"
 BEGIN, END = "<!-- peers:begin -->", "<!-- peers:end -->"
 BEGIN3, END3 = "<!-- peers3:begin -->", "<!-- peers3:end -->"
+BEGINK, ENDK = "<!-- kernels:begin -->", "<!-- kernels:end -->"
+# Our kernels (SUDOKU_BATCH_KERNEL values) and the tdoku build each is measured against.
+KERNEL_PEERS = [("portable", "haswell"), ("avx2", "haswell"), ("avx512", "native")]
+# The CPU flags (as /proc/cpuinfo names them) that decide which kernels run.
+KERNEL_FLAGS = ["sse4_2", "popcnt", "abm", "bmi1", "bmi2", "avx2", "avx512f", "avx512bw",
+                "avx512vl"]
 # Under a command line with `--tdoku DIR`: how to get DIR (the measuring machine's own path
 # is not written; see `recorded_command`).
 TDOKU_DIR = ("DIR: a checkout of github.com/t-dillon/tdoku (`git clone "
@@ -277,13 +291,19 @@ def isomorphs(path: Path, seed: int) -> Path:
     return out
 
 
-def ours_bench(binary: Path, path: Path, tmp: Path, mode: str, secs: float):
+def ours_bench(binary: Path, path: Path, tmp: Path, mode: str, secs: float, kernel=None):
     """(puzzles/s, guesses/puzzle) of `sudoku-batch bench -j 1` in `mode` (first, unique),
-    puzzles as given."""
+    puzzles as given; `kernel`: the SUDOKU_BATCH_KERNEL value (None: the default choice)."""
     report = tmp / "ours.json"
+    env = dict(os.environ)
+    env.pop("SUDOKU_BATCH_KERNEL", None)
+    if kernel is not None:
+        env["SUDOKU_BATCH_KERNEL"] = kernel
     run([str(binary), "bench", "-q", "-j", "1", f"--{mode}",
-         "--min-time", str(secs), "--export-json", str(report), str(path)])
+         "--min-time", str(secs), "--export-json", str(report), str(path)], env=env)
     r = json.loads(report.read_text())["results"][0]
+    if kernel is not None and json.loads(report.read_text())["provenance"]["solver_kernel"] != kernel:
+        raise SystemExit(f"ours: the export does not name kernel {kernel}")
     if r["validation_failures"]:
         raise SystemExit(f"ours: {r['validation_failures']} invalid solutions on {path}")
     return r["puzzles_per_s"], r["guesses_per_puzzle"]
@@ -305,6 +325,29 @@ def tdoku_bench(binary: Path, path: Path, first: bool, secs: float):
     return float(f[-4]), float(f[-1])
 
 
+def isomorph_files(data: Path, tmp: Path, seed: int):
+    """(name, path) of each dataset present under `data`, written into `tmp` as 81-character
+    lines with '.' blanks, each puzzle replaced by one random isomorph from `seed`."""
+    files = [(f, data / f, False) for f in LINE_FILES if (data / f).is_file()]
+    if (data / KAGGLE).is_file():
+        files.append((KAGGLE + " (puzzle column)", data / KAGGLE, True))
+    return [(name, isomorphs(dotted(path, tmp, Path(name.split()[0]).stem, csv), seed))
+            for name, path, csv in files]
+
+
+def alternate(runs, rounds):
+    """Runs each of `runs` (name -> function giving (rate, guesses)) `rounds` times, the order
+    rotated each round so that drift of the machine's load hits every run alike; returns
+    name -> (median rate, median guesses)."""
+    got = {k: [] for k in runs}
+    order = list(runs)
+    for r in range(rounds):
+        for k in order[r % len(order):] + order[:r % len(order)]:
+            got[k].append(runs[k]())
+    return {k: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v))
+            for k, v in got.items()}
+
+
 def three_way(args, shared: Path, data: Path, commit: str, command: str):
     ours_bin, peer_bin = build(shared, args.peer_target)
     tdoku_bin = build_tdoku(shared, args.tdoku)
@@ -312,11 +355,7 @@ def three_way(args, shared: Path, data: Path, commit: str, command: str):
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        files = [(f, data / f, False) for f in LINE_FILES if (data / f).is_file()]
-        if (data / KAGGLE).is_file():
-            files.append((KAGGLE + " (puzzle column)", data / KAGGLE, True))
-        for name, path, csv in files:
-            path = isomorphs(dotted(path, tmp, Path(name.split()[0]).stem, csv), seed)
+        for name, path in isomorph_files(data, tmp, seed):
             runs = {
                 "ours first": lambda: ours_bench(ours_bin, path, tmp, "first", secs),
                 "ours unique": lambda: ours_bench(ours_bin, path, tmp, "unique", secs),
@@ -325,14 +364,7 @@ def three_way(args, shared: Path, data: Path, commit: str, command: str):
             if tdoku_bin is not None:
                 runs["tdoku first"] = lambda: tdoku_bench(tdoku_bin, path, True, secs)
                 runs["tdoku unique"] = lambda: tdoku_bench(tdoku_bin, path, False, secs)
-            got = {k: [] for k in runs}
-            order = list(runs)
-            for r in range(args.rounds):
-                # Rotate the order each round, so drift of the machine hits every tool alike.
-                for k in order[r % len(order):] + order[:r % len(order)]:
-                    got[k].append(runs[k]())
-            med = {k: (statistics.median(x[0] for x in v), statistics.median(x[1] for x in v))
-                   for k, v in got.items()}
+            med = alternate(runs, args.rounds)
             rows.append((name, med))
             print(f"{name}: " + ", ".join(f"{k} {v[0]:,.0f}/s" for k, v in med.items()),
                   file=sys.stderr)
@@ -425,6 +457,90 @@ def three_way_table(rows, args, command, commit):
     return "\n".join(lines)
 
 
+def cpu_flags() -> str:
+    """The flags of KERNEL_FLAGS this CPU has, as /proc/cpuinfo lists them."""
+    have = set()
+    if Path("/proc/cpuinfo").exists():
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                have = set(line.split(":", 1)[1].split())
+                break
+    return " ".join(f for f in KERNEL_FLAGS if f in have) or "unknown"
+
+
+def kernel_available(binary: Path, kernel: str) -> bool:
+    """Whether our binary runs `kernel` on this CPU (it refuses one the CPU lacks)."""
+    env = dict(os.environ, SUDOKU_BATCH_KERNEL=kernel)
+    done = subprocess.run([str(binary), "bench", "-q", "-j", "1", "--min-time", "0",
+                           str(ROOT / "data" / "sample.txt")], env=env, capture_output=True)
+    return done.returncode == 0
+
+
+def kernels(args, shared: Path, data: Path, commit: str, command: str):
+    ours_bin, _ = build(shared, args.peer_target)
+    builds = {"native": build_tdoku(shared, args.tdoku),
+              "haswell": build_tdoku(shared, args.tdoku_haswell)}
+    pairs = [(k, t) for k, t in KERNEL_PEERS
+             if kernel_available(ours_bin, k) and builds[t] is not None]
+    if not pairs:
+        raise SystemExit("no kernel with a matching tdoku build: pass --tdoku and/or --tdoku-haswell")
+    secs, rows = args.min_time, []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        for name, path in isomorph_files(data, tmp, args.seed):
+            runs = {}
+            for k, _ in pairs:
+                for mode in ("first", "unique"):
+                    runs[(k, mode)] = (lambda k=k, mode=mode:
+                                       ours_bench(ours_bin, path, tmp, mode, secs, k))
+            for t in dict.fromkeys(t for _, t in pairs):
+                for mode in ("first", "unique"):
+                    runs[(t, mode)] = (lambda t=t, mode=mode:
+                                       tdoku_bench(builds[t], path, mode == "first", secs))
+            med = alternate(runs, args.rounds)
+            rows.append((name, med))
+            print(f"{name}: " + ", ".join(f"{k[0]} {k[1]} {v[0]:,.0f}/s" for k, v in med.items()),
+                  file=sys.stderr)
+    lines = [
+        BEGINK,
+        f"Measured {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC on {machine()}, CPU flags: "
+        f"{cpu_flags()}; sudoku-batch commit {commit}, median of {args.rounds} alternating "
+        f"rounds, 1 thread, solver only, the same random isomorphs for every run (seed "
+        f"{args.seed}), {secs:g} s per run:",
+        "",
+        "```sh",
+        command,
+        "```",
+        "",
+        "DIR: a checkout of github.com/t-dillon/tdoku built by "
+        "`../shared/tools/peer-tdoku/build.sh DIR` (`-march=native`); HDIR: another checkout "
+        "built the same way with `-DARCH=haswell` added to its cmake line (AVX2, no AVX-512).",
+        "",
+        "| dataset | our kernel | tdoku build | first: ours / s | first: tdoku / s | ratio "
+        "| unique: ours / s | unique: tdoku / s | ratio | guesses first (ours / tdoku) "
+        "| unique (ours / tdoku) |",
+        "|:---|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, med in rows:
+        for k, t in pairs:
+            of, tf = med[(k, "first")], med[(t, "first")]
+            ou, tu = med[(k, "unique")], med[(t, "unique")]
+            lines.append(
+                f"| `{name}` | {k} | {t} | {of[0]:,.0f} | {tf[0]:,.0f} | **{of[0] / tf[0]:.2f}** "
+                f"| {ou[0]:,.0f} | {tu[0]:,.0f} | **{ou[0] / tu[0]:.2f}** "
+                f"| {of[1]:.2f} / {tf[1]:.2f} | {ou[1]:.2f} / {tu[1]:.2f} |")
+    lines += [
+        "",
+        "Ratios are ours / tdoku (above 1: ours is faster). Ours: `SUDOKU_BATCH_KERNEL=KERNEL "
+        f"sudoku-batch bench -j 1 --first|--unique --min-time {secs:g}`; tdoku: `run_benchmark "
+        f"-s tdoku [-f] -r 0 -n N -t {max(1, round(secs))} -w 1 -c 1`, as in the peer table.",
+        ENDK,
+    ]
+    block = "\n".join(lines)
+    write_between_markers(args.out, block, BEGINK, ENDK)
+    print(block)
+
+
 def whole_process(args, data: Path, commit: str, command: str):
     ours_bin, peer_bin = build(args.shared, args.peer_target)
     rows = []
@@ -471,17 +587,20 @@ def whole_process(args, data: Path, commit: str, command: str):
 
 def recorded_command(argv):
     """The command line written above a table: the arguments as given, but a `--tdoku` path
-    (a checkout on the measuring machine, private to it) as `DIR`, explained under the block."""
-    out, skip = [], False
+    (a checkout on the measuring machine, private to it) as `DIR`, explained under the block,
+    and a `--tdoku-haswell` path as `HDIR`."""
+    out, skip = [], None
     for a in argv:
         if skip:
-            out.append("DIR")
-            skip = False
-        elif a == "--tdoku":
+            out.append(skip)
+            skip = None
+        elif a in ("--tdoku", "--tdoku-haswell"):
             out.append(a)
-            skip = True
+            skip = "DIR" if a == "--tdoku" else "HDIR"
         elif a.startswith("--tdoku="):
             out.append("--tdoku=DIR")
+        elif a.startswith("--tdoku-haswell="):
+            out.append("--tdoku-haswell=HDIR")
         else:
             out.append(a)
     return ("scripts/bench-peers.py " + " ".join(out)).strip()
@@ -500,10 +619,17 @@ def main():
                     "https://github.com/t-dillon/tdoku DIR), built with "
                     "../shared/tools/peer-tdoku/build.sh DIR when DIR/build/run_benchmark is "
                     "missing (default: none; the tdoku columns then say n/a)")
+    ap.add_argument("--tdoku-haswell", type=Path, metavar="HDIR",
+                    help="with --kernels: a checkout of tdoku built for AVX2 (build.sh's cmake "
+                    "line with -DARCH=haswell), measured against our portable and avx2 kernels")
+    ap.add_argument("--kernels", action="store_true",
+                    help="run instead each of our kernels against the matching tdoku build "
+                    "(issue 32; the <!-- kernels:begin --> block of --out, default "
+                    "benches/results/kernels.md)")
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared", metavar="DIR",
                     help="the shared folder with data/ and tools/ (default: ../shared beside "
                     "the repository)")
-    ap.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md", metavar="FILE",
+    ap.add_argument("--out", type=Path, default=None, metavar="FILE",
                     help="the Markdown file whose block between the markers is replaced "
                     "(default: the repository's BENCHMARKS.md, rewritten in place; a file "
                     "without the markers gets the block appended)")
@@ -519,12 +645,16 @@ def main():
                     "included (issue 4, target 1; the <!-- peers:begin --> block); without "
                     "it (the default) the three-way table of issue 14 (<!-- peers3:begin -->)")
     args = ap.parse_args()
+    if args.out is None:
+        args.out = ROOT / ("benches/results/kernels.md" if args.kernels else "BENCHMARKS.md")
     data = args.shared / "data"
     if not data.is_dir():
         raise SystemExit(f"{data} is not present: nothing to compare on")
     commit = run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT).stdout.strip()
     command = recorded_command(sys.argv[1:])
-    if args.whole_process:
+    if args.kernels:
+        kernels(args, args.shared, data, commit, command)
+    elif args.whole_process:
         whole_process(args, data, commit, command)
     else:
         three_way(args, args.shared, data, commit, command)

@@ -33,6 +33,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // SUDOKU_BATCH_KERNEL: an unknown kernel, or one this CPU lacks, stops here.
+    if let Err(why) = sudoku_batch::solver::select_kernel() {
+        let _ = writeln!(io::stderr(), "sudoku-batch: error: {why}");
+        return ExitCode::from(2);
+    }
     // Ctrl-C, SIGTERM and SIGHUP cancel the run's token (the library has no handler of its
     // own): the finished prefix is kept and the run exits 130.
     let cancel = Cancel::new();

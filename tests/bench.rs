@@ -98,7 +98,7 @@ fn sample_bench_exports_consistent_values() {
     assert!(p["target_features"].is_array());
     // The propagation copy this CPU runs, as the library reports it, in all three exports.
     let kernel = sudoku_batch::solver::kernel();
-    assert!(["avx512", "portable"].contains(&kernel));
+    assert!(["avx512", "avx2", "portable"].contains(&kernel));
     assert_eq!(p["solver_kernel"], kernel);
     assert!(md.contains(&format!(
         "- solver propagation: {kernel} (chosen at run time)"

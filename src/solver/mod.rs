@@ -5,16 +5,20 @@
 //! solutions up to a limit. Candidates are tried in ascending digit order; the last one of
 //! a cell is placed in the parent state without a copy.
 //!
-//! Propagation runs from a copy that keeps the candidates in AVX-512 registers when the
-//! CPU has it (checked at run time; [`kernel`] says which), else from the portable code;
-//! both give the same guesses and solutions.
+//! Propagation runs from one of three copies, the kernel ([`Kernel`]): the candidates kept
+//! in AVX-512 registers, the portable code compiled for AVX2, or the portable code. The
+//! fastest this CPU has is chosen at run time unless [`KERNEL_VAR`] names one
+//! ([`kernel()`] says which runs); all give the same guesses and solutions.
 //!
 //! Everything lives on the stack: a `state::State` is `Copy` and each guess works on a
 //! copy, so solving allocates nothing on the heap and is safe to run on any rayon worker.
 
+mod kernel;
 pub mod reference;
-mod state;
+pub(crate) mod state;
 mod tables;
+
+pub use kernel::{kernel_from_env, parse_kernel, select_kernel, Kernel, KernelError, KERNEL_VAR};
 
 use crate::grid::Grid;
 use state::{Branch, Logic, State};
@@ -37,16 +41,14 @@ pub struct Solution {
     pub givens_clash: bool,
 }
 
-/// Which copy of the propagation this CPU runs: `avx512` (the candidate boards held in
-/// AVX-512 registers; the CPU has AVX-512F, POPCNT, BMI1 and BMI2, checked at run time)
-/// or `portable`. Both make the same guesses and find the same solutions; benchmark
-/// reports record it ([`crate::bench::provenance::Provenance::solver_kernel`]).
+/// Which copy of the propagation the solver runs ([`Kernel::name`]): `avx512` (the
+/// candidate boards held in AVX-512 registers), `avx2` (the portable code compiled for
+/// AVX2, BMI and POPCNT) or `portable`; the fastest this CPU has (checked at run time)
+/// unless [`KERNEL_VAR`] names another. All make the same guesses and find the same
+/// solutions; benchmark reports record it
+/// ([`crate::bench::provenance::Provenance::solver_kernel`]).
 pub fn kernel() -> &'static str {
-    if state::avx512_usable() {
-        "avx512"
-    } else {
-        "portable"
-    }
+    kernel::active().name()
 }
 
 /// After this many guesses in one puzzle, the search is a hard one and propagation does
@@ -99,7 +101,8 @@ enum Branching {
     Cells,
 }
 
-struct Search {
+/// A search with kernel `K` (a [`Kernel`]'s code), which the CPU runs.
+struct Search<const K: u8> {
     limit: u32,
     count: u32,
     first: Option<Grid>,
@@ -114,7 +117,33 @@ struct Search {
 /// [`Solution::givens_clash`] set, so callers that tell "invalid" from "unsolvable" need no
 /// conflict check of their own on the common path.
 pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
-    let mut search = Search {
+    solve_as(puzzle, limit, kernel::active())
+}
+
+/// [`solve`] with the given kernel instead of the active one (for tests and measurements
+/// that compare kernels in one process); the same [`Solution`] from every kernel.
+///
+/// # Errors
+/// [`KernelError::Unsupported`] when this CPU cannot run `kernel`.
+pub fn solve_with(puzzle: &Grid, limit: u32, kernel: Kernel) -> Result<Solution, KernelError> {
+    if !kernel.available() {
+        return Err(KernelError::Unsupported(kernel));
+    }
+    Ok(solve_as(puzzle, limit, kernel))
+}
+
+/// [`solve`] with `kernel`, which the caller has checked this CPU runs.
+#[inline(always)]
+fn solve_as(puzzle: &Grid, limit: u32, kernel: Kernel) -> Solution {
+    match kernel {
+        Kernel::Portable => solve_k::<{ kernel::PORTABLE }>(puzzle, limit),
+        Kernel::Avx2 => solve_k::<{ kernel::AVX2 }>(puzzle, limit),
+        Kernel::Avx512 => solve_k::<{ kernel::AVX512 }>(puzzle, limit),
+    }
+}
+
+fn solve_k<const K: u8>(puzzle: &Grid, limit: u32) -> Solution {
+    let mut search = Search::<K> {
         limit: limit.max(1),
         count: 0,
         first: None,
@@ -123,7 +152,7 @@ pub fn solve(puzzle: &Grid, limit: u32) -> Solution {
     };
     // Searched in place: moving the state (236 bytes) out of the `Result` cost a
     // `memcpy` call per puzzle.
-    let mut start = State::from_givens(&puzzle.0);
+    let mut start = State::from_givens_k::<K>(&puzzle.0);
     let givens_clash = match &mut start {
         Ok(state) => {
             search.explore(state);
@@ -153,7 +182,7 @@ pub fn count(puzzle: &Grid, limit: u32) -> u32 {
     solve(puzzle, limit).count
 }
 
-impl Search {
+impl<const K: u8> Search<K> {
     /// Propagates `state` and searches below it, working on it in place (the caller passes
     /// a copy it no longer needs). Returns `true` once the limit is reached.
     fn explore(&mut self, state: &mut State) -> bool {
@@ -168,7 +197,7 @@ impl Search {
             } else {
                 (state::BUSIEST_MAX_PAIRS, Logic::Band)
             };
-            let settled = state.propagate_fast(max_pairs, logic);
+            let settled = state.propagate_k::<K>(max_pairs, logic);
             let branch = match settled {
                 Err(_) => return false,
                 Ok(Some(branch)) => branch,
@@ -454,6 +483,67 @@ mod tests {
             several >= 20,
             "only {several} of 60 puzzles with 5+ solutions"
         );
+    }
+
+    /// Every kernel this CPU runs gives the portable kernel's [`Solution`] (solution
+    /// count, first solution, guesses, clash flag) for limits 1, 2 and 3, on random puzzles
+    /// from sparse (many solutions, configuration splits) to dense, spoilt ones (no
+    /// solution, conflicting givens) and the hard puzzles of the state tests.
+    #[test]
+    fn every_kernel_solves_as_the_portable_one() {
+        let kernels = Kernel::available_kernels();
+        eprintln!("kernels compared with the portable one: {kernels:?}");
+        let mut rng = Rng(0x5851_F42D_4C95_7F2D);
+        let mut puzzles: Vec<Grid> = state::tests::HARD.iter().map(|l| grid(l)).collect();
+        for n in 0..300 {
+            let solution = random_solution(&mut rng);
+            let keep = 17 + rng.below(40);
+            let puzzle = dig(&mut rng, &solution, keep);
+            puzzles.push(puzzle);
+            if n % 3 == 0 {
+                puzzles.push(spoil(&mut rng, &puzzle, &solution));
+            }
+            if n % 10 == 0 {
+                let mut clash = puzzle;
+                let c = (0..81).find(|&c| clash.0[c] == 0).unwrap_or(0);
+                clash.0[c] = clash.0[(c / 9) * 9..(c / 9) * 9 + 9]
+                    .iter()
+                    .copied()
+                    .find(|&d| d != 0)
+                    .unwrap_or(1);
+                puzzles.push(clash);
+            }
+        }
+        let (mut counts, mut clashes, mut guessed) = ([0usize; 4], 0, 0);
+        for p in &puzzles {
+            for limit in 1..=3 {
+                let want = solve_with(p, limit, Kernel::Portable).unwrap();
+                if let Some(g) = want.grid {
+                    assert!(g.is_complete_valid() && g.keeps_givens(p), "{p}");
+                }
+                for &k in &kernels {
+                    assert_eq!(
+                        solve_with(p, limit, k).unwrap(),
+                        want,
+                        "{k:?}, limit {limit}: {p}"
+                    );
+                }
+                if limit == 3 {
+                    counts[want.count as usize] += 1;
+                    clashes += usize::from(want.givens_clash);
+                    guessed += usize::from(want.guesses >= 10);
+                }
+            }
+        }
+        // Every outcome is exercised: none, unique, several, a clash, long searches.
+        assert!(counts.iter().all(|&n| n >= 10), "{counts:?}");
+        assert!(
+            clashes >= 10 && guessed >= 20,
+            "{clashes} clashes, {guessed} long"
+        );
+        for k in Kernel::ALL {
+            assert_eq!(solve_with(&puzzles[0], 1, k).is_ok(), k.available());
+        }
     }
 
     /// Runs over the real data sets when `../shared/data` is present:

@@ -43,7 +43,7 @@
 //!   used for guesses) only clears the digit's row and box in its band; `update` then
 //!   sees the one-cell row and does the rest.
 //! * Stack logic (once a search has made a few guesses, when the above stall): the column
-//!   analogue of `update`'s row-to-box logic, for all 27 boards at once ([`stack_filter`]).
+//!   analogue of `update`'s row-to-box logic, for all 27 boards at once ([`stack_filter_portable`]).
 //!   In each stack a digit's three boxes must take its three columns one each; a column
 //!   of a box that no such matching uses loses the digit. This covers claiming (a column
 //!   whose candidates lie in one box) and hidden singles in columns, which the band
@@ -58,12 +58,16 @@
 //!
 //! A contradiction is the zero-sized [`Contradiction`], passed up with `?`.
 //!
-//! On a CPU with AVX-512F, POPCNT, BMI1 and BMI2 the search calls a second copy of
-//! [`State::propagate`] (`avx512.rs`, chosen at run time by [`State::propagate_fast`]) that
-//! holds the boards in two vector registers for the whole call, runs each round's updates
-//! on the boards as the round found them and applies their deductions together: the same
-//! rules reach the same fixpoint, so the same guesses follow (tested node by node).
+//! The search runs one of three copies of [`State::propagate`] (the kernel, chosen once per
+//! process, `Kernel`; [`State::propagate_k`]): the portable one; the same code
+//! compiled for AVX2, BMI and POPCNT (`avx2.rs`); or, on a CPU with AVX-512F, a copy
+//! (`avx512.rs`) that holds the boards in two vector registers for the whole call, runs
+//! each round's updates on the boards as the round found them and applies their deductions
+//! together: the same rules reach the same fixpoint, so the same guesses follow (tested
+//! node by node).
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 mod split;
@@ -87,7 +91,7 @@ pub(crate) struct Contradiction;
 pub(crate) enum Logic {
     /// Band logic and naked singles only.
     Band,
-    /// And the stack logic ([`stack_filter`]).
+    /// And the stack logic ([`stack_filter_portable`]).
     Stacks,
     /// And the triad rules (`triads.rs`): what the configuration split needs (without the
     /// stack logic it makes more guesses than the cell branch: forum_hardest 89.0 against
@@ -156,29 +160,49 @@ const INITIAL: [u32; BOARDS] = {
 };
 
 impl State {
-    /// A state with the givens of `puzzle` placed (`[u8; 81]`, 0 = empty), not yet propagated.
+    /// [`State::from_givens_k`] with the active kernel (for the tests).
+    #[cfg(test)]
+    pub(crate) fn from_givens(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
+        use super::kernel::{self, Kernel};
+        match kernel::active() {
+            Kernel::Portable => State::from_givens_k::<{ kernel::PORTABLE }>(puzzle),
+            Kernel::Avx2 => State::from_givens_k::<{ kernel::AVX2 }>(puzzle),
+            Kernel::Avx512 => State::from_givens_k::<{ kernel::AVX512 }>(puzzle),
+        }
+    }
+
+    /// A state with the givens of `puzzle` placed (`[u8; 81]`, 0 = empty), not yet
+    /// propagated, from kernel `K` (a `Kernel`'s code: `kernel::PORTABLE`, `kernel::AVX2` or
+    /// `kernel::AVX512`), which the caller has checked this CPU runs; the same state from
+    /// each (tested).
     ///
     /// Each given clears its row, box and column for its digit; a given whose cell an
     /// earlier peer given already cleared is a clash ([`Contradiction`]), so this also finds
     /// every pair of equal givens in one unit. The givens' cells are cleared for the other
-    /// digits once at the end, band by band. On a CPU with AVX-512F this runs as the copy
-    /// in `avx512/givens.rs` (all boards at once; the same state, tested).
+    /// digits once at the end, band by band. The AVX-512 kernel runs the copy in
+    /// `avx512/givens.rs` (all boards at once).
     ///
     /// # Panics
-    /// Without AVX-512F, on a cell above 9 (a [`crate::grid::Grid`] never holds one; the
-    /// AVX-512 copy leaves such a cell without candidates).
-    pub(crate) fn from_givens(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
+    /// Outside the AVX-512 kernel, on a cell above 9 (a [`crate::grid::Grid`] never holds
+    /// one; the AVX-512 copy leaves such a cell without candidates).
+    #[inline(always)]
+    pub(crate) fn from_givens_k<const K: u8>(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
         #[cfg(target_arch = "x86_64")]
         {
-            if avx512_usable() {
-                // SAFETY: the CPU has the features the copy is compiled for.
+            if K == super::kernel::AVX512 {
+                // SAFETY: the caller checked that the CPU runs this kernel.
                 return unsafe { State::from_givens_avx512(puzzle) };
+            }
+            if K == super::kernel::AVX2 {
+                // SAFETY: as above.
+                return unsafe { State::from_givens_avx2(puzzle) };
             }
         }
         State::from_givens_portable(puzzle)
     }
 
-    /// [`State::from_givens`] without AVX-512: given by given.
+    /// [`State::from_givens_k`] of the portable kernel: given by given.
+    #[inline(always)]
     fn from_givens_portable(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
         let mut s = State {
             cand: INITIAL,
@@ -289,9 +313,10 @@ impl State {
     }
 
     /// Propagates to a fixpoint (with the stack logic too when `stacks`; the search passes
-    /// it once a puzzle has made a few guesses). Returns `None` when the grid is solved, else
+    /// it once a puzzle has made a few guesses; with the triad rules and the split too for
+    /// [`Logic::Triads`]). Returns `None` when the grid is solved, else
     /// a cell to branch on: a two-candidate cell when there is one
-    /// ([`State::busiest_pair_dispatch`] when there are at most `max_pairs`, else
+    /// ([`State::busiest_pair`] when there are at most `max_pairs`, else
     /// [`first_pair`]; the search passes [`BUSIEST_MAX_PAIRS`] until a puzzle has made a few
     /// guesses, then `u32::MAX`), else see [`State::fewest`].
     ///
@@ -301,10 +326,39 @@ impl State {
     /// earlier rounds, but on the Intel Xeon with AVX-512 the benchmarks now run on, its
     /// 27 branches per pass mispredicted twice as often and the hard sets ran 10-20%
     /// slower; BENCHMARKS.md.)
+    ///
+    /// This is the portable kernel; the others give the same result ([`State::propagate_k`]).
     pub(crate) fn propagate(
         &mut self,
         max_pairs: u32,
         logic: Logic,
+    ) -> Result<Option<Branch>, Contradiction> {
+        self.propagate_logic(max_pairs, logic)
+    }
+
+    /// [`State::propagate`]'s body, inlined into each kernel compiled from it: two copies,
+    /// so that the triad rules and the split's choice stay out of the one the search runs
+    /// most (as in the AVX-512 kernel).
+    #[inline(always)]
+    fn propagate_logic(
+        &mut self,
+        max_pairs: u32,
+        logic: Logic,
+    ) -> Result<Option<Branch>, Contradiction> {
+        if logic == Logic::Triads {
+            self.propagate_body::<true>(max_pairs, true)
+        } else {
+            self.propagate_body::<false>(max_pairs, logic == Logic::Stacks)
+        }
+    }
+
+    /// [`State::propagate_logic`] with the triad rules and the split (`TRIADS`) or without,
+    /// with the stack logic when `stacks`.
+    #[inline(always)]
+    fn propagate_body<const TRIADS: bool>(
+        &mut self,
+        max_pairs: u32,
+        stacks: bool,
     ) -> Result<Option<Branch>, Contradiction> {
         loop {
             self.settle()?;
@@ -334,25 +388,25 @@ impl State {
                 }
             }
             if !placed {
-                if logic != Logic::Band {
-                    stack_filter(&mut self.cand);
+                if stacks {
+                    stack_filter_portable(&mut self.cand);
                     if self.changed() != 0 {
                         continue;
                     }
                 }
-                if logic == Logic::Triads {
+                if TRIADS {
                     triads::triads(&mut self.cand);
                     if self.changed() != 0 {
                         continue;
                     }
                 }
                 let bivalue = pairs.iter().map(|p| p.count_ones()).sum();
-                if logic == Logic::Triads {
+                if TRIADS {
                     if let Some(at) = self.choose_split(bivalue) {
                         return Ok(Some(Branch::Split(at)));
                     }
                 }
-                let cell = self.branch_cell::<false>(pairs, max_pairs);
+                let cell = self.branch_cell(pairs, max_pairs);
                 return Ok(Some(Branch::Cell {
                     cell,
                     digits: self.digits(cell),
@@ -362,75 +416,46 @@ impl State {
         }
     }
 
-    /// [`State::propagate`], from the copy that keeps the boards in AVX-512 registers
-    /// when the CPU has AVX-512F (checked at run time); the same result either way.
+    /// [`State::propagate`] from kernel `K` (a `Kernel`'s code), which the caller has
+    /// checked this CPU runs: the same result and state from each (tested node by node).
     #[inline(always)]
-    pub(crate) fn propagate_fast(
+    pub(crate) fn propagate_k<const K: u8>(
         &mut self,
         max_pairs: u32,
         logic: Logic,
     ) -> Result<Option<Branch>, Contradiction> {
         #[cfg(target_arch = "x86_64")]
         {
-            if avx512_usable() {
-                // SAFETY: the CPU has the features the copy is compiled for.
+            if K == super::kernel::AVX512 {
+                // SAFETY: the caller checked that the CPU runs this kernel.
                 return unsafe { self.propagate_avx512(max_pairs, logic) };
+            }
+            if K == super::kernel::AVX2 {
+                // SAFETY: as above.
+                return unsafe { self.propagate_avx2(max_pairs, logic) };
             }
         }
         self.propagate(max_pairs, logic)
     }
 
     /// The cell to branch on once propagation stalls, `pairs[b]` being band `b`'s
-    /// two-candidate cells (see [`State::propagate`]). `INLINE`: score the pairs with
-    /// [`State::busiest_pair`] inlined, for callers compiled with `popcnt` and `bmi1`;
-    /// otherwise through [`State::busiest_pair_dispatch`].
+    /// two-candidate cells (see [`State::propagate`]).
     #[inline(always)]
-    fn branch_cell<const INLINE: bool>(&self, pairs: [u32; 3], max_pairs: u32) -> Cell {
+    fn branch_cell(&self, pairs: [u32; 3], max_pairs: u32) -> Cell {
         let total = pairs[0].count_ones() + pairs[1].count_ones() + pairs[2].count_ones();
         let pair = if total > max_pairs {
             first_pair(pairs)
-        } else if INLINE {
-            self.busiest_pair(pairs)
         } else {
-            self.busiest_pair_dispatch(pairs)
+            self.busiest_pair(pairs)
         };
         pair.unwrap_or_else(|| self.fewest())
-    }
-
-    /// [`State::busiest_pair`], from a copy compiled for the `popcnt` and `bmi1`
-    /// instructions when the CPU has them (checked at run time; the release build targets
-    /// baseline x86-64, where a population count takes about 15 instructions). The
-    /// copy chooses the same cell (tested); it saves about 3% of the instructions on
-    /// forum_hardest (BENCHMARKS.md, issue 14, seventh round).
-    fn busiest_pair_dispatch(&self, pairs: [u32; 3]) -> Option<Cell> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("popcnt")
-                && std::arch::is_x86_feature_detected!("bmi1")
-            {
-                // SAFETY: the CPU has the features the copy is compiled for.
-                return unsafe { self.busiest_pair_hw(pairs) };
-            }
-        }
-        self.busiest_pair(pairs)
-    }
-
-    /// [`State::busiest_pair`] compiled with `popcnt` and `bmi1`.
-    ///
-    /// # Safety
-    /// The CPU must have both features (`is_x86_feature_detected!`).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,bmi1")]
-    unsafe fn busiest_pair_hw(&self, pairs: [u32; 3]) -> Option<Cell> {
-        self.busiest_pair(pairs)
     }
 
     /// Of the two-candidate cells (`pairs[b]`: those of band `b`), the one with the most
     /// unfixed peers: its row and box (in its band) and its column (in the other two
     /// bands); the first in cell order among equals. A guess there settles the most
     /// constrained cell and reaches the most others, so the propagation after it goes
-    /// furthest (issue 14). (Inlined into [`State::busiest_pair_hw`] and the portable call
-    /// alike.)
+    /// furthest (issue 14). (Inlined into each kernel, compiled with its instructions.)
     ///
     /// Every cell's score is counted at once, row by row, as nine five-bit fields of a
     /// `u64` (field `c`: column `c`; [`SPREAD5`], [`MINI5`]): the row's unfixed cells, plus
@@ -595,23 +620,6 @@ fn candidate_counts(boards: &[u32]) -> [u32; 3] {
     [r1, r2, r3]
 }
 
-/// Whether this CPU runs the AVX-512 copy of the propagation: it has AVX-512F, POPCNT,
-/// BMI1 and BMI2 (checked at run time, cached by the standard library).
-#[inline(always)]
-pub(crate) fn avx512_usable() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 /// The cells of a band (`cells`: its 27 bytes, `0..=9`, 0 = empty) that hold a given, as a
 /// 27-bit mask: eight cells at a time, without a branch per cell. Adding `0x7F` to a byte
 /// sets its top bit exactly when it is not 0 (the byte is at most 9, so nothing carries into
@@ -649,8 +657,8 @@ fn rot2(y: u32) -> u32 {
 /// candidate and `a`, `c` those of the same digit in bands `b + 1` and `b + 2`: column `k`
 /// stays when `occ[k]` and either `a[k + 1] & c[k + 2]` or `a[k + 2] & c[k + 1]`, the
 /// column offsets taken mod 3 inside the stack ([`rot1`], [`rot2`]). Written as plain loops
-/// over 32 lanes so that they compile to vector code ([`stack_filter`] runs an AVX2 copy
-/// when the CPU has it: about 190 instructions a call, against about 450 for the
+/// over 32 lanes so that they compile to vector code (inlined into the AVX2 kernel
+/// in the AVX2 kernel: about 190 instructions a call, against about 450 for the
 /// baseline build). A box left without a column, or a row without a box, is found by the
 /// next [`State::update`].
 #[inline(always)]
@@ -670,29 +678,6 @@ fn stack_filter_portable(cand: &mut [u32; BOARDS]) {
         *v &= keep | keep << 9 | keep << 18;
     }
     cand.copy_from_slice(&x[..BOARDS]);
-}
-
-/// [`stack_filter_portable`] compiled with AVX2 (eight lanes).
-///
-/// # Safety
-/// The CPU must have AVX2 (`is_x86_feature_detected!`).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn stack_filter_avx2(cand: &mut [u32; BOARDS]) {
-    stack_filter_portable(cand);
-}
-
-/// [`stack_filter_portable`], from the AVX2 copy when the CPU has it (checked at run time).
-#[inline(always)]
-fn stack_filter(cand: &mut [u32; BOARDS]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2.
-            return unsafe { stack_filter_avx2(cand) };
-        }
-    }
-    stack_filter_portable(cand);
 }
 
 /// [`State::changed`], one board at a time: bit `i` set when `cand[i] != prev[i]`.
@@ -765,4 +750,4 @@ fn first_pair(pairs: [u32; 3]) -> Option<Cell> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

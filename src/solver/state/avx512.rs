@@ -383,7 +383,7 @@ impl State {
                     return Ok(Some(Branch::Split(at)));
                 }
             }
-            let cell = self.branch_cell::<true>(pairs, max_pairs);
+            let cell = self.branch_cell(pairs, max_pairs);
             // The cell's candidates: its bit in each of its band's nine lanes.
             let bit = splat(1 << cell.bit);
             let lanes = u32::from(_mm512_test_epi32_mask(cand.0, bit))
@@ -401,7 +401,7 @@ impl State {
 /// this CPU cannot run the AVX-512 copies (there is then nothing to compare).
 #[cfg(test)]
 fn testable() -> bool {
-    let usable = super::avx512_usable();
+    let usable = crate::solver::kernel::avx512_usable();
     if !usable {
         eprintln!("skipped: this CPU lacks AVX-512F, POPCNT, BMI1 or BMI2");
     }
@@ -415,10 +415,8 @@ use super::tests::{random_boards, xorshift};
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::HARD;
-    use super::super::{BUSIEST_MAX_PAIRS, SOLO};
+    use super::super::SOLO;
     use super::*;
-    use crate::grid::parse_cells;
 
     /// `lone_cells` agrees with the `SOLO` table on every row pattern: each of the 511
     /// non-empty rows in each of the three rows, beside two other non-empty rows.
@@ -444,52 +442,6 @@ mod tests {
         assert_eq!(lone_rows, 9);
     }
 
-    /// Propagates `s` both ways and compares the result and the whole state; then does
-    /// the same below every candidate of the branch cell (both children of a split),
-    /// depth first, until `budget`
-    /// nodes have been compared. Returns how many ended in a contradiction.
-    fn walk(s: State, max_pairs: u32, logic: Logic, budget: &mut usize) -> usize {
-        if *budget == 0 {
-            return 0;
-        }
-        *budget -= 1;
-        let (mut portable, mut vector) = (s, s);
-        let want = portable.propagate(max_pairs, logic);
-        // SAFETY: the caller checked the features.
-        let got = unsafe { vector.propagate_avx512(max_pairs, logic) };
-        assert_eq!(got, want);
-        let Ok(found) = want else { return 1 };
-        assert_eq!(vector.cand, portable.cand);
-        assert_eq!(vector.prev, portable.prev);
-        assert_eq!(vector.unsolved, portable.unsolved);
-        let (cell, mut digits) = match found {
-            None => return 0,
-            Some(Branch::Split(at)) => {
-                let split = portable.split_at(at);
-                return [0, 1]
-                    .map(|child| {
-                        let mut s = portable;
-                        s.take(&split, child);
-                        walk(s, max_pairs, logic, budget)
-                    })
-                    .iter()
-                    .sum();
-            }
-            Some(Branch::Cell { cell, digits, .. }) => (cell, digits),
-        };
-        assert_eq!(digits, portable.digits(cell));
-        let mut dead = 0;
-        while digits != 0 {
-            let d = digits.trailing_zeros() as usize;
-            digits &= digits - 1;
-            let mut child = portable;
-            if child.assign(d, cell).is_ok() {
-                dead += walk(child, max_pairs, logic, budget);
-            }
-        }
-        dead
-    }
-
     /// The AVX-512 propagation leaves exactly the state the portable one does (candidates,
     /// last-seen copies, unfixed cells) and returns the same branch or contradiction, at
     /// every node of the search trees of four hard puzzles, with and without the stack
@@ -500,21 +452,9 @@ mod tests {
         if !testable() {
             return;
         }
-        for (max_pairs, logic) in [
-            (BUSIEST_MAX_PAIRS, Logic::Band),
-            (u32::MAX, Logic::Stacks),
-            (0, Logic::Triads),
-        ] {
-            let (mut nodes, mut dead) = (0, 0);
-            for line in HARD {
-                let s = State::from_givens(&parse_cells(line.as_bytes()).unwrap().0).unwrap();
-                let mut budget = 2_000;
-                dead += walk(s, max_pairs, logic, &mut budget);
-                nodes += 2_000 - budget;
-            }
-            // The trees are big enough to reach contradictions and solutions alike (with the
-            // splits, the four whole trees have 376 nodes).
-            assert!(nodes > 300 && dead > 100, "{nodes} nodes, {dead} dead ends");
-        }
+        // SAFETY: the CPU has the kernel's features (checked above).
+        super::super::tests::kernel_matches_the_portable_one(|s, max_pairs, logic| unsafe {
+            s.propagate_avx512(max_pairs, logic)
+        });
     }
 }

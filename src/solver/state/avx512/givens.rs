@@ -1,4 +1,4 @@
-//! [`State::from_givens`] on the AVX-512 registers: each digit's givens of a band as one
+//! [`State::from_givens_k`] on the AVX-512 registers: each digit's givens of a band as one
 //! byte compare, then every board's row, box and column clearing, and the check for two
 //! equal givens in one unit, lane by lane for all 27 boards at once, where the portable
 //! code walks the givens one by one.
@@ -15,7 +15,7 @@ use super::stack::{NEXT_BAND, NEXT_BAND2};
 use super::{columns, in_all_rows, permute, splat, Boards, OR3, VALID_HIGH};
 
 impl State {
-    /// [`State::from_givens`], compiled for AVX-512F: the same state, and a
+    /// [`State::from_givens_k`], compiled for AVX-512F: the same state, and a
     /// [`Contradiction`] for the same puzzles (tested).
     ///
     /// # Safety
@@ -75,54 +75,18 @@ impl State {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{testable, xorshift};
+    use super::super::testable;
     use super::*;
 
-    /// The same state, or a contradiction for the same puzzles, as the portable copy: on
-    /// random puzzles of 0 to 40 givens (the denser the more often two equal givens meet
-    /// in a unit) and on the given-by-given fills of a solution grid.
+    /// The same state, or a contradiction for the same puzzles, as the portable copy.
     #[test]
     fn givens_match_the_portable_copy() {
         if !testable() {
             return;
         }
-        let mut next = xorshift(0x0123_4567_89AB_CDEF);
-        let check = |p: &[u8; 81]| {
-            let want = State::from_givens_portable(p);
-            // SAFETY: the CPU has AVX-512F (checked above).
-            let got = unsafe { State::from_givens_avx512(p) };
-            match (want, got) {
-                (Ok(w), Ok(g)) => {
-                    assert_eq!(g.cand, w.cand, "{p:?}");
-                    assert_eq!(g.prev, w.prev, "{p:?}");
-                    assert_eq!(g.unsolved, w.unsolved, "{p:?}");
-                    true
-                }
-                (Err(_), Err(_)) => false,
-                (w, g) => panic!("{p:?}: portable {:?}, avx512 {:?}", w.is_ok(), g.is_ok()),
-            }
-        };
-        let (mut fine, mut clash) = (0, 0);
-        for round in 0..4000 {
-            let mut p = [0u8; 81];
-            for _ in 0..round % 41 {
-                let r = next();
-                p[(r % 81) as usize] = (r >> 8) as u8 % 9 + 1;
-            }
-            if check(&p) {
-                fine += 1;
-            } else {
-                clash += 1;
-            }
-        }
-        assert!(fine > 500 && clash > 500, "{fine} fine, {clash} clashes");
-        let solution = crate::solver::solve(&crate::grid::Grid::EMPTY, 1)
-            .grid
-            .unwrap();
-        let mut p = [0u8; 81];
-        for q in 0..81 {
-            p[q] = solution.0[q];
-            assert!(check(&p), "{q}");
-        }
+        // SAFETY: the CPU has AVX-512F (checked above).
+        super::super::super::tests::givens_match_the_portable_copy(|p| unsafe {
+            State::from_givens_avx512(p)
+        });
     }
 }
