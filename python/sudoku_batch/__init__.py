@@ -76,6 +76,8 @@ def _puzzles(puzzles: Any) -> Any:
             return puzzles
     if isinstance(puzzles, (str, bytes)):
         return [puzzles]
+    if isinstance(puzzles, (list, tuple)) and not puzzles:
+        return np.zeros((0, 81), np.uint8)
     if isinstance(puzzles, list) and puzzles and isinstance(puzzles[0], (str, bytes)):
         return puzzles
     if isinstance(puzzles, tuple) and puzzles and isinstance(puzzles[0], (str, bytes)):
