@@ -303,6 +303,30 @@ fn from_strings<'py>(
     cells_array(py, flatten(&grids))
 }
 
+/// For the benchmarks only: nanoseconds (monotonic clock) that the core's `solve_cells`
+/// takes on an `(N, 81)` `uint8` array, timed inside the call, so `solve`'s wall time less
+/// this is the Python side's overhead (argument reading, result arrays, GIL hand-offs).
+#[pyfunction]
+#[pyo3(signature = (puzzles, limit, threads))]
+fn time_core<'py>(
+    py: Python<'py>,
+    puzzles: &Bound<'py, PyAny>,
+    limit: u32,
+    threads: Option<usize>,
+) -> PyResult<u64> {
+    let rows = Puzzles::extract(puzzles)?;
+    let Puzzles::Cells(a) = &rows else {
+        return Err(PyValueError::new_err("time_core takes an (N, 81) uint8 array"));
+    };
+    let cells = a.as_slice().expect("checked C-contiguous on extraction");
+    let opts = run::options(limit, threads)?;
+    run::run(py, rows.len(), opts, |o| {
+        let start = std::time::Instant::now();
+        batch::solve_cells(cells, o)?;
+        Ok(u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX))
+    })
+}
+
 /// The extension module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -315,6 +339,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(apply_transforms, m)?)?;
     m.add_function(wrap_pyfunction!(to_strings, m)?)?;
     m.add_function(wrap_pyfunction!(from_strings, m)?)?;
+    m.add_function(wrap_pyfunction!(time_core, m)?)?;
     m.add_function(wrap_pyfunction!(run::after_fork_child, m)?)?;
     m.add_function(wrap_pyfunction!(run::fork_fallback, m)?)?;
     m.add_class::<read::Reader>()?;
