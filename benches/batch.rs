@@ -48,6 +48,7 @@ fn config(path: &Path) -> SolveConfig {
             quiet: true,
             mmap: true,
             shard: None,
+            cancel: Default::default(),
         },
         limit: 2,
         output: "/dev/null".into(),

@@ -28,13 +28,11 @@
 //! assert!(out.solutions[81..].iter().all(|&d| d == 0));
 //! ```
 
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::num::NonZeroUsize;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
-use rayon::prelude::*;
-
+pub use crate::cancel::Cancel;
 use crate::canon::minlex;
 use crate::cmd::dedup::{key_of, Key};
 use crate::dataset::rate::{rate, Rating};
@@ -44,42 +42,6 @@ use crate::report::Status;
 
 /// Most rows between two looks at the [`Cancel`] token: a few milliseconds of solving.
 const CHUNK: usize = 4096;
-
-/// A cancel flag shared between a batch call and whoever may stop it. Clones share the
-/// flag; once cancelled it stays cancelled (make a new one for the next call).
-///
-/// ```
-/// use sudoku_batch::batch::Cancel;
-/// let token = Cancel::new();
-/// let handle = token.clone();
-/// assert!(!token.is_cancelled());
-/// handle.cancel();
-/// assert!(token.is_cancelled());
-/// ```
-#[derive(Clone, Debug, Default)]
-pub struct Cancel(Arc<AtomicBool>);
-
-impl Cancel {
-    /// A token not cancelled yet.
-    pub fn new() -> Cancel {
-        Cancel::default()
-    }
-
-    /// Asks every call holding this token (or a clone) to stop before its next chunk.
-    pub fn cancel(&self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-
-    /// Whether [`Cancel::cancel`] was called on this token or a clone.
-    pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-
-    /// The flag itself, for code that takes an `AtomicBool` (the input readers' stop flag).
-    pub fn flag(&self) -> &AtomicBool {
-        &self.0
-    }
-}
 
 /// How a batch call runs.
 ///

@@ -50,6 +50,7 @@
 
 pub mod batch;
 pub mod bench;
+mod cancel;
 pub mod canon;
 pub mod cluster;
 pub mod cmd;
@@ -59,7 +60,6 @@ pub mod export;
 pub mod failure;
 pub mod grid;
 pub mod input;
-pub mod interrupt;
 pub mod isomorph;
 pub mod output;
 pub mod record;

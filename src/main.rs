@@ -4,6 +4,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
+use sudoku_batch::batch::Cancel;
 
 mod cli;
 
@@ -25,13 +26,25 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let command = match cli.into_command() {
+    let mut command = match cli.into_command() {
         Ok(command) => command,
         Err(why) => {
             let _ = writeln!(io::stderr(), "sudoku-batch: error: {why}");
             return ExitCode::from(2);
         }
     };
+    // Ctrl-C, SIGTERM and SIGHUP cancel the run's token (the library has no handler of its
+    // own): the finished prefix is kept and the run exits 130.
+    let cancel = Cancel::new();
+    if command.cancel_with(&cancel) {
+        // Inputs are memory-mapped unless --no-mmap: a file that shrinks under its map
+        // stops the run with one line instead of killing the process (input::guard).
+        sudoku_batch::input::guard::install();
+        if let Err(why) = cli::interrupt::install_handler(cancel) {
+            let _ = writeln!(io::stderr(), "sudoku-batch: error: {why}");
+            return ExitCode::from(2);
+        }
+    }
     match sudoku_batch::run(command) {
         Ok(code) => code,
         // A reader that went away (`| head`) is not an error worth a message.

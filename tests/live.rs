@@ -13,7 +13,6 @@ mod common;
 
 use std::io::Write;
 use std::os::fd::AsRawFd;
-use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -21,7 +20,7 @@ use common::{P, S};
 
 use sudoku_batch::engine::{Inputs, ReadConfig};
 use sudoku_batch::grid::ParseError;
-use sudoku_batch::input::{Dataset, LayoutOptions, RawRecord, ReadOptions};
+use sudoku_batch::input::{Cancel, Dataset, LayoutOptions, RawRecord, ReadOptions};
 
 /// How long a producer waits for the test's word before it gives up and closes its pipe:
 /// not a limit on the reader's speed (the word comes at once when the reader works), only
@@ -60,6 +59,7 @@ fn read_config(path: &str) -> ReadConfig {
         quiet: true,
         mmap: true,
         shard: None,
+        cancel: Default::default(),
     }
 }
 
@@ -118,13 +118,13 @@ fn trial10_a_paused_pipe_has_its_records_worked_on_before_it_writes_more() {
 /// to its end).
 #[test]
 fn a_stop_ends_the_wait_for_a_pipe_that_stays_open_and_drops_a_line_cut_short() {
-    static STOP: AtomicBool = AtomicBool::new(false);
+    let stop = Cancel::new();
     let (path, r, mut w) = pipe();
     let lines = format!("{P}\n").repeat(25);
     w.write_all(lines.as_bytes()).unwrap();
     w.write_all(&P.as_bytes()[..40]).unwrap();
     let opts = ReadOptions {
-        stop: &STOP,
+        stop: stop.clone(),
         hash: true,
         ..ReadOptions::default()
     };
@@ -135,7 +135,7 @@ fn a_stop_ends_the_wait_for_a_pipe_that_stays_open_and_drops_a_line_cut_short() 
     let got: Vec<(u64, u64)> = recs.iter().map(|r| (r.record, r.line)).collect();
     let want: Vec<(u64, u64)> = (0..25).map(|i| (i, i + 1)).collect();
     assert_eq!(got, want, "the whole lines that came, before any stop");
-    STOP.store(true, std::sync::atomic::Ordering::Relaxed);
+    stop.cancel();
     data.fill(&mut recs, 1024).unwrap();
     assert_eq!(recs.len(), 0, "stopped: no more records, not the cut line");
     let done = data.finish().unwrap();

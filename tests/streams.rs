@@ -444,6 +444,15 @@ fn utf32_text_is_refused_in_one_line_naming_it() {
 }
 
 /// `(record, line, puzzle or error text)` of every record of `path` read with `opts`.
+/// The options that map a plain regular file (the command line's default; the library's
+/// reads it as a stream), which the streamed reads here are compared against.
+fn map_opts() -> ReadOptions {
+    ReadOptions {
+        mmap: true,
+        ..ReadOptions::default()
+    }
+}
+
 fn records(path: &Path, opts: &ReadOptions) -> Vec<(u64, u64, String)> {
     let mut data = Dataset::open(path.to_str().unwrap(), opts).unwrap();
     data.number_from(7);
@@ -504,13 +513,13 @@ proptest! {
         let (name, compress) = codecs()[codec];
         let gz = dir.path().join(format!("p.{name}"));
         fs::write(&gz, compress(&bytes)).unwrap();
-        let whole = records(&plain, &ReadOptions::default());
+        let whole = records(&plain, &map_opts());
         let mut joined = Vec::new();
         for index in 1..=count {
             let shard = Some(Shard { index, count });
-            let mapped = records(&plain, &ReadOptions { shard, ..ReadOptions::default() });
+            let mapped = records(&plain, &ReadOptions { shard, ..map_opts() });
             for (path, mmap) in [(&plain, false), (&gz, true)] {
-                let opts = ReadOptions { shard, mmap, block, ..ReadOptions::default() };
+                let opts = ReadOptions { shard, mmap, block, ..map_opts() };
                 prop_assert_eq!(&records(path, &opts), &mapped, "shard {}/{}", index, count);
             }
             joined.extend_from_slice(&mapped[..mapped.len() - 1]);
@@ -563,12 +572,12 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         let plain: PathBuf = dir.path().join("p.csv");
         fs::write(&plain, &bytes).unwrap();
-        let whole = records(&plain, &ReadOptions::default());
+        let whole = records(&plain, &map_opts());
         let mut joined = Vec::new();
         for index in 1..=count {
             let shard = Some(Shard { index, count });
-            let mapped = records(&plain, &ReadOptions { shard, ..ReadOptions::default() });
-            let opts = ReadOptions { shard, mmap: false, block, ..ReadOptions::default() };
+            let mapped = records(&plain, &ReadOptions { shard, ..map_opts() });
+            let opts = ReadOptions { shard, mmap: false, block, ..map_opts() };
             prop_assert_eq!(&records(&plain, &opts), &mapped, "shard {}/{}", index, count);
             joined.extend_from_slice(&mapped[..mapped.len() - 1]);
         }
@@ -594,12 +603,12 @@ fn crs_doubled_before_a_newline_end_one_csv_line() {
     };
     // As `grep -n` numbers them, and the lone CR after row `d` ends line 5.
     let want = vec![2, 3, 4, 5, 6, 7];
-    assert_eq!(lines(&ReadOptions::default()), want);
+    assert_eq!(lines(&map_opts()), want);
     for block in [1, 3, 7, 64] {
         let opts = ReadOptions {
             mmap: false,
             block,
-            ..ReadOptions::default()
+            ..map_opts()
         };
         assert_eq!(lines(&opts), want, "block {block}");
     }
@@ -609,7 +618,7 @@ fn crs_doubled_before_a_newline_end_one_csv_line() {
             let shard = Some(Shard { index, count });
             joined.extend(lines(&ReadOptions {
                 shard,
-                ..ReadOptions::default()
+                ..map_opts()
             }));
         }
         assert_eq!(joined, want, "{count} shards");
@@ -636,7 +645,7 @@ fn a_stream_of_lines_with_lone_crs_past_the_line_cap_keeps_line_numbers() {
         format!("{}\nbad\n{p}\n", format!("{p}\r").repeat(rows)),
     )
     .unwrap();
-    let mapped = records(&path, &ReadOptions::default());
+    let mapped = records(&path, &map_opts());
     let lines: Vec<u64> = mapped.iter().map(|r| r.1).collect();
     assert_eq!(lines, [1, 2, 3, 0], "{:?}", &mapped[1..]);
     assert!(
@@ -648,7 +657,7 @@ fn a_stream_of_lines_with_lone_crs_past_the_line_cap_keeps_line_numbers() {
         &path,
         &ReadOptions {
             mmap: false,
-            ..ReadOptions::default()
+            ..map_opts()
         },
     );
     assert_eq!(streamed, mapped);
@@ -672,7 +681,7 @@ fn a_stream_of_a_csv_with_only_lone_cr_line_ends_loses_no_row() {
         &path,
         &ReadOptions {
             layout: layout.clone(),
-            ..ReadOptions::default()
+            ..map_opts()
         },
     );
     assert_eq!(
@@ -685,7 +694,7 @@ fn a_stream_of_a_csv_with_only_lone_cr_line_ends_loses_no_row() {
         &ReadOptions {
             layout,
             mmap: false,
-            ..ReadOptions::default()
+            ..map_opts()
         },
     );
     assert!(streamed == mapped, "streamed: {} records", streamed.len());
@@ -738,7 +747,7 @@ fn issue10_a_line_over_the_cap_is_one_invalid_record_and_reading_goes_on() {
         fs::write(&plain, &bytes).unwrap();
         let gz = dir.path().join("long.gz");
         fs::write(&gz, gzip(&bytes)).unwrap();
-        let whole = records(&plain, &ReadOptions::default());
+        let whole = records(&plain, &map_opts());
         let too_long = format!("a line of more than {MAX_LINE} bytes: not read");
         let h = u64::from(csv);
         let expect = [
@@ -760,12 +769,12 @@ fn issue10_a_line_over_the_cap_is_one_invalid_record_and_reading_goes_on() {
             })
             .collect();
         assert_eq!(whole, norm, "csv {csv}");
-        let sha = sha256(&plain, &ReadOptions::default());
+        let sha = sha256(&plain, &map_opts());
         for (path, block) in [(&plain, 1000), (&plain, 1 << 20), (&gz, 4096)] {
             let opts = ReadOptions {
                 mmap: false,
                 block,
-                ..ReadOptions::default()
+                ..map_opts()
             };
             assert_eq!(
                 records(path, &opts),
@@ -780,7 +789,7 @@ fn issue10_a_line_over_the_cap_is_one_invalid_record_and_reading_goes_on() {
                     &plain,
                     &ReadOptions {
                         shard,
-                        ..ReadOptions::default()
+                        ..map_opts()
                     },
                 );
                 let streamed = records(

@@ -1,4 +1,5 @@
 use std::num::NonZeroUsize;
+use std::sync::atomic::Ordering;
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

@@ -28,7 +28,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::grid::Grid;
-use crate::input::{LayoutOptions, Shard};
+use crate::input::{Cancel, LayoutOptions, Shard};
 use crate::report::{ratio, Latency, Tally};
 use crate::solver::{self, Solution};
 pub use provenance::Provenance;
@@ -58,6 +58,8 @@ pub struct BenchConfig {
     pub quiet: bool,
     /// Export paths, by format.
     pub exports: Exports,
+    /// Stops the loading and the passes once set (the binary sets it on Ctrl-C).
+    pub cancel: Cancel,
 }
 
 /// Where `--export-json`, `--export-csv` and `--export-markdown` write (`-` = stdout).
@@ -196,6 +198,7 @@ const SKIPPED: Solution = Solution {
 /// no clock read): the pass ends within one puzzle's solve time, and is not to be used.
 fn each_puzzle<T: Copy + Send + Sync>(
     pool: &rayon::ThreadPool,
+    cancel: &Cancel,
     puzzles: &[Grid],
     out: &mut Vec<T>,
     skipped: T,
@@ -205,7 +208,7 @@ fn each_puzzle<T: Copy + Send + Sync>(
         puzzles
             .par_iter()
             .with_min_len(64)
-            .map(|p| match crate::interrupt::requested() {
+            .map(|p| match cancel.is_cancelled() {
                 true => skipped,
                 false => work(p),
             })
@@ -217,21 +220,30 @@ fn each_puzzle<T: Copy + Send + Sync>(
 /// No clock is read per puzzle: the pass's time is the solver's.
 fn timed_pass(
     pool: &rayon::ThreadPool,
+    cancel: &Cancel,
     puzzles: &[Grid],
     limit: u32,
     out: &mut Vec<Solution>,
 ) -> Duration {
     let start = Instant::now();
-    each_puzzle(pool, puzzles, out, SKIPPED, |p| solver::solve(p, limit));
+    each_puzzle(pool, cancel, puzzles, out, SKIPPED, |p| {
+        solver::solve(p, limit)
+    });
     start.elapsed()
 }
 
 /// Solves every puzzle once more across `pool`, each timed on its own (nanoseconds,
 /// monotonic clock, two reads around the solve), and adds the times and guesses to `tally`
 /// for the latency percentiles. Not part of any timed pass.
-fn latency_pass(pool: &rayon::ThreadPool, puzzles: &[Grid], limit: u32, tally: &mut Tally) {
+fn latency_pass(
+    pool: &rayon::ThreadPool,
+    cancel: &Cancel,
+    puzzles: &[Grid],
+    limit: u32,
+    tally: &mut Tally,
+) {
     let mut times = Vec::with_capacity(puzzles.len());
-    each_puzzle(pool, puzzles, &mut times, (0, 0), |p| {
+    each_puzzle(pool, cancel, puzzles, &mut times, (0, 0), |p| {
         let t = Instant::now();
         let guesses = solver::solve(p, limit).guesses;
         let ns = u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX);
@@ -277,7 +289,7 @@ fn validate(path: &str, puzzles: &[Grid], results: &[Solution], limit: u32) -> P
 }
 
 /// Warms up, then times passes over `puzzles` with `threads` workers until `min_time`.
-/// `None` when Ctrl-C stopped it ([`crate::interrupt`]): within one puzzle's solve time,
+/// `None` when Ctrl-C stopped it ([`BenchConfig::cancel`]): within one puzzle's solve time,
 /// with no row, since a pass cut short measures nothing.
 ///
 /// # Errors
@@ -295,14 +307,14 @@ pub fn measure(
     let (mut wall, mut passes) = (Duration::ZERO, 0u64);
     if !puzzles.is_empty() {
         for _ in 0..cfg.warmup {
-            timed_pass(&pool, puzzles, cfg.limit, &mut out);
-            if crate::interrupt::requested() {
+            timed_pass(&pool, &cfg.cancel, puzzles, cfg.limit, &mut out);
+            if cfg.cancel.is_cancelled() {
                 return Ok(None);
             }
         }
         loop {
-            wall += timed_pass(&pool, puzzles, cfg.limit, &mut out);
-            if crate::interrupt::requested() {
+            wall += timed_pass(&pool, &cfg.cancel, puzzles, cfg.limit, &mut out);
+            if cfg.cancel.is_cancelled() {
                 return Ok(None);
             }
             passes += 1;
@@ -318,8 +330,8 @@ pub fn measure(
                 break;
             }
         }
-        latency_pass(&pool, puzzles, cfg.limit, &mut tally);
-        if crate::interrupt::requested() {
+        latency_pass(&pool, &cfg.cancel, puzzles, cfg.limit, &mut tally);
+        if cfg.cancel.is_cancelled() {
             return Ok(None);
         }
     }

@@ -121,6 +121,7 @@ impl BenchArgs {
                 csv: self.export_csv,
                 markdown: self.export_markdown,
             },
+            cancel: sudoku_batch::batch::Cancel::default(),
         })
     }
 }

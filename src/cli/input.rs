@@ -6,6 +6,7 @@ use std::num::NonZeroUsize;
 
 use clap::{Args, ValueEnum};
 
+use sudoku_batch::batch::Cancel;
 use sudoku_batch::engine::ReadConfig;
 use sudoku_batch::input::{Format, LayoutOptions, Shard};
 
@@ -197,6 +198,7 @@ impl InputArgs {
             mmap: !self.engine.no_mmap,
             shard: self.shard()?,
             inputs,
+            cancel: Cancel::default(),
         })
     }
 

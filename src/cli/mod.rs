@@ -14,6 +14,7 @@ mod bench;
 mod canon;
 mod dedup;
 mod input;
+pub mod interrupt;
 mod output;
 mod overlap;
 mod rate;

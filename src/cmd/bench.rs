@@ -148,6 +148,7 @@ fn load(path: &str, cfg: &BenchConfig) -> Result<Option<(BenchInput, Vec<Grid>)>
         mmap: cfg.mmap,
         shard: cfg.shard,
         hash: true,
+        stop: cfg.cancel.clone(),
         ..ReadOptions::default()
     };
     let threads = cfg.threads.iter().copied().max().unwrap_or(1);

@@ -27,7 +27,8 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use crate::bench::BenchConfig;
-use crate::{failure, interrupt};
+use crate::failure;
+use crate::input::Cancel;
 use solve::SolveConfig;
 use verify::VerifyConfig;
 
@@ -54,6 +55,35 @@ pub enum Command {
     Overlap(overlap::OverlapConfig),
 }
 
+impl Command {
+    /// Makes `token` the command's stop token (every input it reads, every pass of
+    /// `bench`), so that cancelling it stops the run as Ctrl-C does: the finished prefix
+    /// is kept and the exit code is 130. Returns whether the command can be stopped so
+    /// (`report merge` reads no records and cannot): the binary installs its Ctrl-C
+    /// handler only then.
+    pub fn cancel_with(&mut self, token: &Cancel) -> bool {
+        let read = match self {
+            Command::Solve(c) => &mut c.read,
+            Command::Verify(c) => &mut c.read,
+            Command::Augment(c) => &mut c.read,
+            Command::Rate(c) => &mut c.read,
+            Command::Canon(c) => &mut c.read,
+            Command::Dedup(c) => &mut c.read,
+            Command::Overlap(c) => {
+                c.test.cancel = token.clone();
+                &mut c.train
+            }
+            Command::Bench(c) => {
+                c.cancel = token.clone();
+                return true;
+            }
+            Command::MergeReports(_) => return false,
+        };
+        read.cancel = token.clone();
+        true
+    }
+}
+
 /// Runs a command and returns the process exit code. `solve`: 0 when every record was
 /// solved, 1 when some record is `multiple`, `unsolvable` or `invalid`. `verify`: 0 when
 /// every row is `ok` or `duplicate`, 1 when some row is rejected. `bench`: 1 when a
@@ -64,7 +94,7 @@ pub enum Command {
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Solve(cfg) => {
-            start_reading(&cfg.read)?;
+            start_reading(&cfg.read);
             let report = solve::run_solve(&cfg).inspect_err(|e| {
                 if failure::is_broken_pipe(e) {
                     note_dropped_outputs(&[
@@ -81,7 +111,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(if all_solved { 0 } else { 1 }))
         }
         Command::Verify(cfg) => {
-            start_reading(&cfg.read)?;
+            start_reading(&cfg.read);
             let report = verify::run_verify(&cfg).inspect_err(|e| {
                 if failure::is_broken_pipe(e) {
                     note_dropped_outputs(&[
@@ -93,7 +123,6 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(report.exit_code()))
         }
         Command::Bench(cfg) => {
-            interrupt::install_handler().map_err(anyhow::Error::msg)?;
             let Some(report) = bench::run_bench(&cfg)? else {
                 // Rows cut short measure nothing: no table and no export (trial 11, finding 7).
                 eprintln!("sudoku-batch bench: interrupted: no table or export written");
@@ -111,7 +140,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(u8::from(failed)))
         }
         Command::Augment(cfg) => {
-            start_reading(&cfg.read)?;
+            start_reading(&cfg.read);
             let counts = crate::dataset::augment::run_augment(&cfg)?;
             if counts.interrupted {
                 return Ok(ExitCode::from(130));
@@ -119,7 +148,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(u8::from(counts.skipped() > 0)))
         }
         Command::Rate(cfg) => {
-            start_reading(&cfg.read)?;
+            start_reading(&cfg.read);
             let summary = crate::dataset::rate::run_rate(&cfg)?;
             if summary.interrupted {
                 return Ok(ExitCode::from(130));
@@ -128,17 +157,16 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(u8::from(!all_rated)))
         }
         Command::Canon(cfg) => {
-            start_reading(&cfg.read)?;
+            start_reading(&cfg.read);
             let s = canon::run_canon(&cfg)?;
             Ok(exit_code(s.interrupted, s.invalid > 0))
         }
         Command::Dedup(cfg) => {
-            start_reading(&cfg.read)?;
+            start_reading(&cfg.read);
             let s = dedup::run_dedup(&cfg)?;
             Ok(exit_code(s.interrupted, s.invalid > 0))
         }
         Command::Overlap(cfg) => {
-            interrupt::install_handler().map_err(anyhow::Error::msg)?;
             let s = overlap::run_overlap(&cfg)?;
             Ok(exit_code(s.interrupted, s.found() > 0))
         }
@@ -161,12 +189,10 @@ fn exit_code(interrupted: bool, flagged: bool) -> ExitCode {
     })
 }
 
-/// What every command that reads records from `read`'s inputs does first: installs the
-/// Ctrl-C handler, and notes standard input read from a terminal.
-fn start_reading(read: &crate::engine::ReadConfig) -> anyhow::Result<()> {
-    interrupt::install_handler().map_err(anyhow::Error::msg)?;
+/// What every command that reads records from `read`'s inputs does first: notes standard
+/// input read from a terminal.
+fn start_reading(read: &crate::engine::ReadConfig) {
     note_terminal_stdin(&read.inputs, read.quiet);
-    Ok(())
 }
 
 /// Says once, on stderr, that the puzzles are read from the terminal, so a command typed

@@ -70,6 +70,7 @@ impl Scratch {
             quiet: true,
             mmap: true,
             shard: None,
+            cancel: Default::default(),
         }
     }
 }
@@ -217,5 +218,28 @@ fn rate_rates_a_record_whose_work_panicked_invalid() {
         replaced(&dir.lines("hurt.csv"), &dir.lines("whole.csv"), 1, |r| {
             format!("{r},{path},{},23,invalid,,,,,", r + 1)
         });
+    }
+}
+
+/// The stop token is the run's own (no process-wide flag): a cancelled one stops its run
+/// as Ctrl-C does, and a run with a fresh token in the same process reads everything.
+#[test]
+fn a_cancelled_token_stops_its_own_run_only() {
+    let dir = Scratch::new("cancel");
+    let cancelled = crate::input::Cancel::new();
+    cancelled.cancel();
+    for (token, records) in [(cancelled, 0), (crate::input::Cancel::new(), RECORDS)] {
+        let cfg = CanonConfig {
+            read: ReadConfig {
+                cancel: token,
+                ..dir.read(2)
+            },
+            output: dir.path("forms.txt"),
+            output_format: None,
+            parquet_compression: Default::default(),
+            stats: None,
+        };
+        let sum = canon_with(&cfg, canon_record).unwrap();
+        assert_eq!((sum.records, sum.interrupted), (records, records == 0));
     }
 }

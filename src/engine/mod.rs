@@ -12,10 +12,10 @@
 //! what a panic becomes ([`FromPanic`]).
 //!
 //! [`run`] does the per-input sequence once for every command: number the records across
-//! inputs, show the progress bar, run the [`pipeline`](pipeline()), stop on Ctrl-C
-//! ([`crate::interrupt`]) after consuming the finished prefix, check that a memory-mapped
-//! input did not change while it was read ([`Dataset::finish`]), note an input without
-//! records. A command adds no copy of it.
+//! inputs, show the progress bar, run the [`pipeline`](pipeline()), stop once the inputs'
+//! stop token is set ([`Dataset::stop`]; the binary sets it on Ctrl-C) after consuming the
+//! finished prefix, check that a memory-mapped input did not change while it was read
+//! ([`Dataset::finish`]), note an input without records. A command adds no copy of it.
 //!
 //! # The pipeline
 //!
@@ -41,7 +41,9 @@
 
 use anyhow::{Context, Result};
 
-use crate::input::{Dataset, Finished, Layout, LayoutOptions, RawRecord, ReadOptions, Shard};
+use crate::input::{
+    Cancel, Dataset, Finished, Layout, LayoutOptions, RawRecord, ReadOptions, Shard,
+};
 
 /// A command's per-record work, shared by the workers.
 pub trait Work: Sync {
@@ -94,6 +96,9 @@ pub struct ReadConfig {
     pub mmap: bool,
     /// Read only this shard of each input (`--shard K/N`); `None` reads everything.
     pub shard: Option<Shard>,
+    /// Stops the run once set: workers take no new record, the finished prefix is kept
+    /// (the binary sets it on Ctrl-C). Clones share it.
+    pub cancel: Cancel,
 }
 
 impl ReadConfig {
@@ -103,6 +108,7 @@ impl ReadConfig {
             layout: self.layout.clone(),
             mmap: self.mmap,
             shard: self.shard,
+            stop: self.cancel.clone(),
             ..ReadOptions::default()
         }
     }

@@ -9,8 +9,7 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use anyhow::Result;
 
 use super::{panic_message, Progress, Work};
-use crate::input::{Dataset, RawChunk, RawRecord};
-use crate::interrupt;
+use crate::input::{Cancel, Dataset, RawChunk, RawRecord};
 
 /// Runs `work` on `record`, turning a panic into [`Work::panicked`].
 pub(super) fn guarded<W: Work>(work: &W, record: &RawRecord) -> W::Output {
@@ -22,7 +21,7 @@ pub(super) fn guarded<W: Work>(work: &W, record: &RawRecord) -> W::Output {
 /// the current rayon pool claims chunks and applies `work` (panics guarded), and `consume`
 /// gets the chunks in input order. Call it inside `pool.install` to choose the pool.
 ///
-/// On Ctrl-C workers stop taking records; the records finished before the first unfinished
+/// Once the input's stop token is set (Ctrl-C in the binary, [`Dataset::stop`]) workers stop taking records; the records finished before the first unfinished
 /// one are consumed, nothing after it, so the output has no holes. Returns whether the run
 /// was interrupted, and the records consumed.
 ///
@@ -40,6 +39,7 @@ where
     C: FnMut(&[RawRecord], &[W::Output]) -> Result<()> + Send,
 {
     let threads = rayon::current_num_threads().max(1);
+    let cancel = data.stop().clone();
     let engine = Engine {
         read: Mutex::new(ReadSide {
             data,
@@ -63,11 +63,17 @@ where
         ahead: AHEAD * threads,
         chunk: chunk_len(threads),
         progress,
+        cancel,
     };
     rayon::broadcast(|_| engine.worker(work));
     // Every worker has returned; consume whatever a race left behind (normally nothing).
     engine.drain();
-    let Engine { read, write, .. } = engine;
+    let Engine {
+        read,
+        write,
+        cancel,
+        ..
+    } = engine;
     let write = into_inner(write);
     if let Some(e) = write.error {
         return Err(e);
@@ -75,7 +81,7 @@ where
     if let Some(e) = into_inner(read).error {
         return Err(e.into());
     }
-    Ok((interrupt::requested(), write.records))
+    Ok((cancel.is_cancelled(), write.records))
 }
 
 /// The most records a worker claims at a time in [`pipeline`]: about 2 ms of work on
@@ -118,6 +124,9 @@ struct Engine<'d, 'p, R, C> {
     /// Records per chunk.
     chunk: usize,
     progress: &'p Progress,
+    /// The input's stop token ([`Dataset::stop`]; Ctrl-C in the binary): workers take no
+    /// new record once it is set.
+    cancel: Cancel,
 }
 
 struct ReadSide<'d> {
@@ -176,7 +185,7 @@ where
             // Outside the read lock, so parsing runs on every worker at once.
             chunk.raws.parse();
             for r in chunk.raws.records() {
-                if interrupt::requested() {
+                if self.cancel.is_cancelled() {
                     self.halt();
                     break;
                 }
@@ -195,7 +204,7 @@ where
         results.clear();
         let mut read = lock(&self.read);
         loop {
-            if read.done || self.stop.load(Ordering::Relaxed) || interrupt::requested() {
+            if read.done || self.stop.load(Ordering::Relaxed) || self.cancel.is_cancelled() {
                 return None;
             }
             let pending = lock(&self.pending);
@@ -207,7 +216,7 @@ where
             let waited = self.room.wait_while(pending, |p| {
                 self.claimed.load(Ordering::Relaxed) >= p.written + self.ahead as u64
                     && !self.stop.load(Ordering::Relaxed)
-                    && !interrupt::requested()
+                    && !self.cancel.is_cancelled()
             });
             drop(waited.unwrap_or_else(PoisonError::into_inner));
             read = lock(&self.read);

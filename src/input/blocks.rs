@@ -23,8 +23,8 @@
 //! the shards of its plain copy. They need the decoded length first, which [`super::Dataset`]
 //! measures by reading a file once more (so standard input and pipes cannot be sharded).
 
+use crate::cancel::Cancel;
 use std::io;
-use std::sync::atomic::AtomicBool;
 
 use sha2::{Digest, Sha256};
 
@@ -79,7 +79,7 @@ pub(crate) struct Blocks {
     /// The shard's end has been reached: no more records.
     pub(crate) done: bool,
     /// Once set, a wait for a live input's bytes is given up ([`super::ReadOptions::stop`]).
-    stop: &'static AtomicBool,
+    stop: Cancel,
     /// The stop flag ended a wait: the stream is read no further.
     stopped: bool,
     /// Lines a block must hold to be handed over while a live input pauses.
@@ -92,12 +92,7 @@ impl Blocks {
     /// CSV block is cut at a line end inside quotes (an unclosed quote) once it holds 16
     /// times `size` bytes without a line end outside them, so memory stays bounded. `stop`:
     /// once set, a live input is read no further.
-    pub(crate) fn new(
-        stream: Stream,
-        size: usize,
-        hash: bool,
-        stop: &'static AtomicBool,
-    ) -> io::Result<Blocks> {
+    pub(crate) fn new(stream: Stream, size: usize, hash: bool, stop: Cancel) -> io::Result<Blocks> {
         let mut b = Blocks {
             stream,
             buf: Vec::new(),
@@ -251,7 +246,7 @@ impl Blocks {
         let read = self
             .stream
             .reader
-            .append(&mut self.buf, self.size, self.stop)?;
+            .append(&mut self.buf, self.size, self.stop.flag())?;
         self.stopped |= read.is_none();
         Ok(read.unwrap_or(0))
     }

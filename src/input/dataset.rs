@@ -7,7 +7,7 @@ use super::range::{self, Shard, ShardRange};
 use super::reader::Cursor;
 use super::source::{self, Codec, Source};
 use super::stamp::Stamp;
-use super::{detect, Finished, InputError, Layout, RawRecord, ReadOptions};
+use super::{detect, Cancel, Finished, InputError, Layout, RawRecord, ReadOptions};
 
 /// The records of a byte range of a dataset read whole, to count ([`Dataset::record_count`]):
 /// it holds its own handle on the bytes, so it can be sent to another thread.
@@ -73,6 +73,8 @@ pub struct Dataset {
     base: u64,
     shard: Option<Shard>,
     hash: bool,
+    /// The run's stop token ([`ReadOptions::stop`]).
+    stop: Cancel,
 }
 
 impl Dataset {
@@ -98,7 +100,7 @@ impl Dataset {
             }
             return Dataset::open_parquet(path, stamp, opts);
         }
-        let opened = source::open(path, opts.mmap)?;
+        let opened = source::open(path, opts.mmap, opts.stop.flag())?;
         let stamp = stamp.filter(|_| matches!(opened.source, Source::Mapped(_)));
         let source::Opened {
             source,
@@ -118,7 +120,7 @@ impl Dataset {
             }
             let total = match (codec, utf16, len) {
                 (Codec::Plain, false, Some(len)) => len,
-                _ => decoded_len(path)?,
+                _ => decoded_len(path, opts.stop.flag())?,
             };
             let body = data.cursor.pos() as u64;
             let cut = |i: u32| {
@@ -162,6 +164,7 @@ impl Dataset {
             cursor,
             shard: opts.shard,
             hash: opts.hash,
+            stop: opts.stop.clone(),
         })
     }
 
@@ -228,9 +231,11 @@ impl Dataset {
                 "a shard needs a file: a reader cannot be cut into byte ranges".to_string(),
             ));
         }
-        let opened = source::from_reader(Box::new(reader)).map_err(|source| InputError::Io {
-            path: name.to_string(),
-            source,
+        let opened = source::from_reader(Box::new(reader), opts.stop.flag()).map_err(|source| {
+            InputError::Io {
+                path: name.to_string(),
+                source,
+            }
         })?;
         Dataset::new(name, opened.source, opened.codec, None, None, opts)
     }
@@ -251,8 +256,8 @@ impl Dataset {
             Source::Stream(stream) => {
                 // The layout is worked out on the first block; CSV cuts need it, so the
                 // first block is cut outside quotes in case the input is CSV.
-                let blocks =
-                    Blocks::new(stream, opts.block, opts.hash, opts.stop).map_err(io_err)?;
+                let blocks = Blocks::new(stream, opts.block, opts.hash, opts.stop.clone())
+                    .map_err(io_err)?;
                 let first = blocks.block();
                 let layout = detect(first, &opts.layout)
                     .map_err(|reason| InputError::layout(path, reason))?;
@@ -298,6 +303,7 @@ impl Dataset {
             cursor,
             shard: opts.shard,
             hash: opts.hash,
+            stop: opts.stop.clone(),
         })
     }
 
@@ -308,6 +314,12 @@ impl Dataset {
         self.base = first_record;
         self.cursor
             .set_next_record(first_record + self.skipped_records);
+    }
+
+    /// The stop token it was opened with ([`ReadOptions::stop`]): the batch engine stops
+    /// claiming this input's records once it is set.
+    pub fn stop(&self) -> &Cancel {
+        &self.stop
     }
 
     /// The path as given (`-` for standard input).
@@ -570,12 +582,12 @@ impl Dataset {
 }
 
 /// The decoded length of the file at `path`: it is read (and decompressed) once.
-fn decoded_len(path: &str) -> Result<u64, InputError> {
+fn decoded_len(path: &str, stop: &std::sync::atomic::AtomicBool) -> Result<u64, InputError> {
     let io_err = |source| InputError::Io {
         path: path.to_string(),
         source,
     };
-    match source::open(path, false)?.source {
+    match source::open(path, false, stop)?.source {
         Source::Stream(mut s) => std::io::copy(&mut s.reader, &mut std::io::sink()).map_err(io_err),
         other => Ok(other.bytes().len() as u64),
     }

@@ -61,6 +61,17 @@ impl MappedFile {
     }
 }
 
+/// Installs the SIGBUS handler now, once per process (the first guarded map installs it
+/// otherwise); whether it is in place (never elsewhere than Linux). The library only maps
+/// when [`super::ReadOptions::mmap`] asks for it; the binary, which maps by default, calls
+/// this at start, so the handler is its own choice and not a side effect of a read.
+pub fn install() -> bool {
+    #[cfg(target_os = "linux")]
+    return imp::install();
+    #[cfg(not(target_os = "linux"))]
+    false
+}
+
 impl Deref for MappedFile {
     type Target = [u8];
 
@@ -146,7 +157,7 @@ mod imp {
     }
 
     /// Installs the handler once per process; whether it is in place.
-    fn install() -> bool {
+    pub(super) fn install() -> bool {
         static INSTALLED: OnceLock<bool> = OnceLock::new();
         *INSTALLED.get_or_init(|| {
             // SAFETY: sysconf reads a constant of the system; no memory of ours is involved.

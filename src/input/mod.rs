@@ -87,7 +87,6 @@ pub mod source;
 pub mod stamp;
 
 use std::io;
-use std::sync::atomic::AtomicBool;
 
 pub use blocks::BLOCK;
 pub use chunk::RawChunk;
@@ -100,6 +99,7 @@ pub use range::{Shard, ShardRange};
 pub use sniff::detect;
 pub use source::{Codec, Source};
 
+pub use crate::cancel::Cancel;
 use crate::grid::{Grid, ParseError};
 
 /// Errors that stop a whole input (never a single record).
@@ -217,7 +217,11 @@ impl RawRecord {
 pub struct ReadOptions {
     /// What the user said about the layout.
     pub layout: LayoutOptions,
-    /// Memory-map regular files (else read them).
+    /// Memory-map plain regular files (else read them as streams, in bounded blocks).
+    /// Off by default: a map is faster on large files but is guarded against the file
+    /// shrinking under it by a process-wide SIGBUS handler ([`guard`]), installed on the
+    /// first map, which a program embedding the library must opt into. The binary maps
+    /// unless `--no-mmap` is given.
     pub mmap: bool,
     /// Read only this shard of the input (`--shard K/N`); `None` reads all of it.
     pub shard: Option<Shard>,
@@ -232,21 +236,22 @@ pub struct ReadOptions {
     pub block: usize,
     /// Once set, a wait for more bytes of a live input (standard input, a pipe, a
     /// terminal) is given up and the input is read no further, as if it ended after its
-    /// last whole line (without a content hash). Default: Ctrl-C's flag,
-    /// [`crate::interrupt::INTERRUPTED`].
-    pub stop: &'static AtomicBool,
+    /// last whole line (without a content hash). The batch engine stops claiming records
+    /// once it is set too (the binary sets it on Ctrl-C). Default: a token of its own,
+    /// never set.
+    pub stop: Cancel,
 }
 
 impl Default for ReadOptions {
     fn default() -> ReadOptions {
         ReadOptions {
             layout: LayoutOptions::default(),
-            mmap: true,
+            mmap: false,
             shard: None,
             keep_text: false,
             hash: false,
             block: BLOCK,
-            stop: &crate::interrupt::INTERRUPTED,
+            stop: Cancel::new(),
         }
     }
 }

@@ -19,7 +19,7 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use super::feed::{pump, read_append, Feed, Sender};
@@ -170,7 +170,7 @@ impl Reader {
         &mut self,
         buf: &mut Vec<u8>,
         max: usize,
-        stop: &std::sync::atomic::AtomicBool,
+        stop: &AtomicBool,
     ) -> io::Result<Option<usize>> {
         match self {
             Reader::Live(feed) => feed.append(buf, max, stop),
@@ -249,12 +249,13 @@ fn head(r: &mut dyn Read, n: usize) -> io::Result<Vec<u8>> {
 }
 
 /// Opens `path` (`-` = standard input). A plain regular file is mapped when `mmap` is true;
-/// everything else, and any file the kernel will not map, is a [`Stream`].
+/// everything else, and any file the kernel will not map, is a [`Stream`]. `stop`: once set,
+/// a wait for a live input's first bytes is given up.
 ///
 /// # Errors
 /// [`InputError::Io`] when the input cannot be opened or read, [`InputError::Directory`]
 /// for a directory.
-pub fn open(path: &str, mmap: bool) -> Result<Opened, InputError> {
+pub fn open(path: &str, mmap: bool, stop: &AtomicBool) -> Result<Opened, InputError> {
     let io_err = |source| InputError::Io {
         path: path.to_string(),
         source,
@@ -265,7 +266,7 @@ pub fn open(path: &str, mmap: bool) -> Result<Opened, InputError> {
             inner: io::stdin(),
             read: Arc::clone(&read),
         };
-        return stream(Box::new(stdin), None, read, false).map_err(io_err);
+        return stream(Box::new(stdin), None, read, false, stop).map_err(io_err);
     }
     let meta = std::fs::metadata(Path::new(path)).map_err(io_err)?;
     if meta.is_dir() {
@@ -300,13 +301,13 @@ pub fn open(path: &str, mmap: bool) -> Result<Opened, InputError> {
             inner: file,
             read: Arc::clone(&read),
         };
-        return stream(Box::new(file), Some(meta.len()), read, true).map_err(io_err);
+        return stream(Box::new(file), Some(meta.len()), read, true, stop).map_err(io_err);
     }
     let pipe = Counting {
         inner: file,
         read: Arc::clone(&read),
     };
-    stream(Box::new(pipe), None, read, false).map_err(io_err)
+    stream(Box::new(pipe), None, read, false, stop).map_err(io_err)
 }
 
 /// Bytes of a zip's start read to find its first member's name: the 30-byte local header
@@ -431,8 +432,8 @@ fn refuse_utf32(head: &[u8]) -> io::Result<()> {
 ///
 /// # Errors
 /// A read error while its first bytes are looked at.
-pub(crate) fn from_reader(raw: Box<dyn Read + Send>) -> io::Result<Opened> {
-    stream(raw, None, Arc::new(AtomicU64::new(0)), false)
+pub(crate) fn from_reader(raw: Box<dyn Read + Send>, stop: &AtomicBool) -> io::Result<Opened> {
+    stream(raw, None, Arc::new(AtomicU64::new(0)), false, stop)
 }
 
 /// `raw` as a stream of decoded bytes: decompressed on a thread of its own when its first
@@ -444,6 +445,7 @@ fn stream(
     len: Option<u64>,
     read: Arc<AtomicU64>,
     reopenable: bool,
+    stop: &AtomicBool,
 ) -> io::Result<Opened> {
     let mut raw = match reopenable {
         true => Start::Blocking(raw),
@@ -452,19 +454,19 @@ fn stream(
         // the run waiting for them (trial 12, finding 2).
         false => Start::Live(Feed::of_reader("live-input".to_string(), raw)?),
     };
-    let mut magic = raw.head(8)?;
+    let mut magic = raw.head(8, stop)?;
     let codec = Codec::sniff(&magic);
     if codec == Codec::Zip {
         // The first member's name, to tell a numpy archive from a zipped text file: read
         // only for a zip, so a terminal on standard input is not kept waiting for more.
-        magic.extend(raw.head(ZIP_HEAD - magic.len())?);
+        magic.extend(raw.head(ZIP_HEAD - magic.len(), stop)?);
         refuse_npz(&magic)?;
     }
     let mut decoded = match codec {
         Codec::Plain => raw.put_back(&magic),
         _ => Start::Live(spawn_decoder(codec, raw.put_back(&magic).into_read())?),
     };
-    let text = decoded.head(TEXT_HEAD)?;
+    let text = decoded.head(TEXT_HEAD, stop)?;
     refuse_utf32(&text)?;
     let encoding = utf16(&text);
     let decoded = decoded.put_back(&text);
@@ -505,14 +507,14 @@ enum Start {
 impl Start {
     /// Up to `n` bytes from the start (fewer only at the end; for a live input, also when
     /// Ctrl-C ends the wait for them: the run then stops before reading any record).
-    fn head(&mut self, n: usize) -> io::Result<Vec<u8>> {
+    fn head(&mut self, n: usize, stop: &AtomicBool) -> io::Result<Vec<u8>> {
         match self {
             Start::Blocking(r) => head(r, n),
             Start::Live(feed) => {
                 let mut bytes = Vec::with_capacity(n);
                 while bytes.len() < n {
                     let want = n - bytes.len();
-                    match feed.append(&mut bytes, want, &crate::interrupt::INTERRUPTED)? {
+                    match feed.append(&mut bytes, want, stop)? {
                         None | Some(0) => break,
                         Some(_) => {}
                     }

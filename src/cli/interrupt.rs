@@ -1,7 +1,9 @@
 //! Ctrl-C (SIGINT), SIGTERM and SIGHUP: stop promptly, keep what was finished, say so
 //! (issue 5). A batch job killed by a scheduler (SIGTERM) keeps its finished work too.
 //!
-//! The first signal sets [`INTERRUPTED`]. The batch engine then stops handing
+//! The binary's own (the library keeps no process-wide state): the first signal cancels
+//! the run's token ([`Cancel`], carried by the command's configs to the engine, the input
+//! readers and `bench`'s passes). The batch engine then stops handing
 //! records to the workers (each worker checks the flag before every record, so "promptly"
 //! means within one puzzle's solve time), writes the results that were finished *as a
 //! prefix in input order* (a finished record after an unfinished one is dropped, so the
@@ -18,32 +20,31 @@
 //! it" threw away every output of such a run by luck of timing (trial 10, finding 2).
 //! A person's second Ctrl-C comes later than that.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+
+use sudoku_batch::batch::Cancel;
 
 /// How long after the first signal a repeat is taken as the same request (1 second):
 /// `timeout`'s second `kill` to the process group, not a second Ctrl-C.
 pub const REPEAT_GRACE: Duration = Duration::from_secs(1);
 
-/// Set by the first signal: workers take no new record, the finished prefix is consumed,
-/// then the run stops (see [`crate::engine`]).
-pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// Installs the SIGINT handler once per process; later calls return the first result.
+/// Installs the SIGINT handler once per process, cancelling `token` on the first signal;
+/// later calls return the first result (and leave the first token in place).
 ///
 /// # Errors
 /// The message of the signal library when the handler cannot be installed.
-pub fn install_handler() -> Result<(), String> {
+pub fn install_handler(token: Cancel) -> Result<(), String> {
     static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
     INSTALLED
         .get_or_init(|| {
             // The handler runs on ctrlc's one thread, one signal at a time, so the
             // first signal's time is set before any repeat is looked at.
             static FIRST: OnceLock<Instant> = OnceLock::new();
-            ctrlc::set_handler(|| {
+            ctrlc::set_handler(move || {
                 let first = *FIRST.get_or_init(Instant::now);
-                if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                if token.flag().swap(true, Ordering::SeqCst) {
                     if first.elapsed() < REPEAT_GRACE {
                         return; // the same request sent twice (`timeout`), not a second Ctrl-C
                     }
@@ -59,10 +60,4 @@ pub fn install_handler() -> Result<(), String> {
             .map_err(|e| format!("cannot install the Ctrl-C handler: {e}"))
         })
         .clone()
-}
-
-/// Whether a Ctrl-C was received.
-#[inline]
-pub fn requested() -> bool {
-    INTERRUPTED.load(Ordering::Relaxed)
 }
