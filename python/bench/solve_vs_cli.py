@@ -45,6 +45,8 @@ def main() -> None:
     reps = -(-args.rows // len(lines))
     lines = (lines * reps)[: args.rows]
     puzzles = sb.from_strings([line.split(",")[0] for line in lines])
+    # The package's global pool has RAYON_NUM_THREADS threads, else one per CPU; the CLI
+    # gets the same count with -j.
     threads = os.environ.get("RAYON_NUM_THREADS", str(os.cpu_count()))
     print(f"{len(puzzles)} puzzles, RAYON_NUM_THREADS={threads}, kernel {_native.SOLVER_KERNEL}")
 
@@ -59,7 +61,7 @@ def main() -> None:
             ours.append(time.perf_counter() - t)
             core.append(_native.time_core(puzzles, 2, None) / 1e9)
             t = time.perf_counter()
-            subprocess.run([str(CLI), "solve", str(big), "-o", str(tmp / "cli.csv"), "-q"], check=False)
+            subprocess.run([str(CLI), "solve", str(big), "-o", str(tmp / "cli.csv"), "-q", "-j", threads], check=False)
             cli.append(time.perf_counter() - t)
         assert (out.status == sb.SOLVED).all()
         n = len(puzzles)
@@ -99,7 +101,7 @@ def main() -> None:
                 solve_parquet(str(pq), str(tmp / f"dask{i}"))
                 dk.append(time.perf_counter() - t)
                 t = time.perf_counter()
-                subprocess.run([str(CLI), "solve", str(big), "-o", str(tmp / "cli.csv"), "-q"], check=False)
+                subprocess.run([str(CLI), "solve", str(big), "-o", str(tmp / "cli.csv"), "-q", "-j", threads], check=False)
                 cl.append(time.perf_counter() - t)
             d, c2 = statistics.median(dk), statistics.median(cl)
             print(f"dask example (parquet in/out): {d:.3f} s; CLI (CSV in/out) {c2:.3f} s; ratio {c2 / d:.2f}x")

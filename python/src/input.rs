@@ -192,9 +192,24 @@ fn is_text(t: &DataType) -> bool {
 fn push_arrow_texts<'a>(chunk: &'a dyn Array, out: &mut Vec<&'a [u8]>) {
     let value = |v: Option<&'a [u8]>| v.unwrap_or(b"");
     match chunk.data_type() {
-        DataType::Utf8 => out.extend(chunk.as_string::<i32>().iter().map(|v| value(v.map(str::as_bytes)))),
-        DataType::LargeUtf8 => out.extend(chunk.as_string::<i64>().iter().map(|v| value(v.map(str::as_bytes)))),
-        DataType::Utf8View => out.extend(chunk.as_string_view().iter().map(|v| value(v.map(str::as_bytes)))),
+        DataType::Utf8 => out.extend(
+            chunk
+                .as_string::<i32>()
+                .iter()
+                .map(|v| value(v.map(str::as_bytes))),
+        ),
+        DataType::LargeUtf8 => out.extend(
+            chunk
+                .as_string::<i64>()
+                .iter()
+                .map(|v| value(v.map(str::as_bytes))),
+        ),
+        DataType::Utf8View => out.extend(
+            chunk
+                .as_string_view()
+                .iter()
+                .map(|v| value(v.map(str::as_bytes))),
+        ),
         DataType::Binary => out.extend(chunk.as_binary::<i32>().iter().map(value)),
         DataType::LargeBinary => out.extend(chunk.as_binary::<i64>().iter().map(value)),
         DataType::BinaryView => out.extend(chunk.as_binary_view().iter().map(value)),

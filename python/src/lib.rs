@@ -123,12 +123,21 @@ fn rate<'py>(
         batch::rate_many(&grids, samples, seed, o)
     })?;
     let col = |f: &dyn Fn(&sudoku_batch::Rating) -> f64| -> Vec<f64> {
-        rated.iter().map(|r| r.as_ref().map_or(f64::NAN, f)).collect()
+        rated
+            .iter()
+            .map(|r| r.as_ref().map_or(f64::NAN, f))
+            .collect()
     };
     let rating = col(&|r| r.rating);
     let median = col(&|r| r.median);
-    let min: Vec<u32> = rated.iter().map(|r| r.as_ref().map_or(0, |r| r.min)).collect();
-    let max: Vec<u32> = rated.iter().map(|r| r.as_ref().map_or(0, |r| r.max)).collect();
+    let min: Vec<u32> = rated
+        .iter()
+        .map(|r| r.as_ref().map_or(0, |r| r.min))
+        .collect();
+    let max: Vec<u32> = rated
+        .iter()
+        .map(|r| r.as_ref().map_or(0, |r| r.max))
+        .collect();
     let singles: Vec<bool> = rated
         .iter()
         .map(|r| r.as_ref().is_some_and(|r| r.singles_only))
@@ -316,7 +325,9 @@ fn time_core<'py>(
 ) -> PyResult<u64> {
     let rows = Puzzles::extract(puzzles)?;
     let Puzzles::Cells(a) = &rows else {
-        return Err(PyValueError::new_err("time_core takes an (N, 81) uint8 array"));
+        return Err(PyValueError::new_err(
+            "time_core takes an (N, 81) uint8 array",
+        ));
     };
     let cells = a.as_slice().expect("checked C-contiguous on extraction");
     let opts = run::options(limit, threads)?;

@@ -350,7 +350,9 @@ def read(
     delimiter: Optional[str] = None,
 ) -> Iterator[Dict[str, Any]]:
     """Reads any file the CLI reads (one puzzle per line, CSV/TSV, JSON Lines, ``.npy``;
-    gzip/zstd/bzip2/xz/zip compressed; UTF-16), ``batch_size`` records at a time.
+    gzip/zstd/bzip2/xz/zip compressed; UTF-16), ``batch_size`` records at a time. (Parquet
+    needs the CLI's ``parquet`` feature, which this package leaves out: read a Parquet
+    column with pyarrow and give it to ``solve`` as it is.)
 
     Each batch is a dict:
         ``record``: ``(n,) int64``, 0-based record index in the file;
