@@ -20,16 +20,17 @@ from datasets import Dataset
 import sudoku_batch as sb
 
 
-def solve_batch(batch: pa.Table, column: str = "quizzes") -> dict:
-    """One batch (``format="arrow"``): new columns for ``Dataset.map`` to add."""
+def solve_batch(batch: pa.Table, column: str = "quizzes") -> pa.Table:
+    """One batch (``format="arrow"``): the puzzle column goes to ``solve`` as Arrow strings;
+    the batch comes back with the new columns appended."""
     found = sb.solve(batch.column(column))
     solutions = np.array(sb.to_strings(found.solutions, blank="0"), dtype=object)
     solutions[found.counts == 0] = ""
-    return {
-        "solution": pa.array(solutions, pa.string()),
-        "status": pa.array(found.status_names(), pa.string()),
-        "status_code": pa.array(found.status),
-    }
+    return (
+        batch.append_column("solution", pa.array(solutions, pa.string()))
+        .append_column("status", pa.array(found.status_names(), pa.string()))
+        .append_column("status_code", pa.array(found.status))
+    )
 
 
 def main() -> None:
