@@ -285,6 +285,11 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 mod closures;
 mod pipeline;
+#[cfg(feature = "cli")]
+mod progress;
+// Without the command line (no `cli` feature) there is no bar to draw.
+#[cfg(not(feature = "cli"))]
+#[path = "progress_hidden.rs"]
 mod progress;
 #[cfg(test)]
 mod tests;
