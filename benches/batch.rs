@@ -1,6 +1,8 @@
 //! End-to-end batch pipeline (`solve` as the CLI runs it: map, parse, solve across all
 //! cores, write in order), one criterion group per dataset with `Throughput::Elements`
-//! (puzzles), so criterion reports puzzles/s. Reads `../shared/data` when present, else the
+//! (puzzles), so criterion reports puzzles/s; beside it in each group, the library's
+//! in-memory `batch::solve_many` on the same puzzles already parsed (what an embedding
+//! program, the Python package, calls). Reads `../shared/data` when present, else the
 //! committed `data/sample.txt`. The solver alone is benchmarked in `benches/solve.rs`.
 //!
 //! The `record_total` group times what the progress bar's record total costs: one
@@ -12,9 +14,29 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use sudoku_batch::batch::{solve_many, Options};
 use sudoku_batch::cmd::solve::{run_solve, SolveConfig};
 use sudoku_batch::engine::ReadConfig;
 use sudoku_batch::input::{Dataset, LayoutOptions, ReadOptions};
+use sudoku_batch::Grid;
+
+/// The puzzles of `path` that parse, read by the library's reader.
+fn puzzles(path: &Path) -> Vec<Grid> {
+    let path = path.to_str().expect("a UTF-8 path");
+    let mut data = Dataset::open(path, &ReadOptions::default()).expect("the dataset opens");
+    let (mut out, mut records) = (Vec::new(), Vec::new());
+    loop {
+        data.fill(&mut records, 4096).expect("the dataset reads");
+        if records.is_empty() {
+            return out;
+        }
+        out.extend(
+            records
+                .iter()
+                .filter_map(|r| r.puzzle.as_ref().ok().copied()),
+        );
+    }
+}
 
 /// (group name, file) pairs to benchmark.
 fn datasets() -> Vec<(String, PathBuf)> {
@@ -70,6 +92,11 @@ fn batch(c: &mut Criterion) {
         group.measurement_time(Duration::from_secs(10));
         group.bench_function("solve_end_to_end", |b| {
             b.iter(|| run_solve(&cfg).expect("the dataset solves"))
+        });
+        let grids = puzzles(&path);
+        group.throughput(Throughput::Elements(grids.len() as u64));
+        group.bench_function("solve_many_in_memory", |b| {
+            b.iter(|| solve_many(&grids, &Options::default()).expect("not cancelled"))
         });
         group.finish();
     }

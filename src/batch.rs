@@ -11,7 +11,7 @@
 //! [`BatchError::Cancelled`].
 //!
 //! Each row's work is the same code the commands run on a record: the `solve` command's
-//! classification ([`crate::record::SolvedRecord::solve`]), [`crate::canon::canonical`],
+//! classification (`SolvedRecord::solve`), [`crate::canon::canonical`],
 //! `rate`'s [`crate::dataset::rate::rate`], and the 96-bit class keys of `dedup` and
 //! `overlap`.
 //!

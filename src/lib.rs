@@ -21,19 +21,31 @@
 //! assert!(out.solution(0).unwrap().keeps_givens(&p));
 //! ```
 //!
-//! # The command line's modules
-//! The pipeline: [`input`] opens a file (memory-mapped) and works out its layout (one
-//! puzzle per line, or a CSV dataset), then cuts it into records (or the records of one
-//! `--shard K/N`, see [`input::range`]); the [`engine`] runs them in chunks claimed by
-//! every worker of a rayon pool and hands the results to a command's consumer in input
-//! order. The commands are thin files in [`cmd`]: `solve` (the stack-allocated bitmask
-//! [`solver`], results written through [`output`]), `verify` (the row checks of
-//! [`verify`]), `bench` (times the solver alone on parsed, optionally
-//! [`isomorph`]-shuffled puzzles, see [`bench`](mod@bench) and [`export`]) and `report
-//! merge`; [`dataset`] and [`canon`] hold the dataset builders and the canonical form.
-//! [`report`] is the JSON report `solve` and `verify` write and `report merge` adds up. The
-//! command line (clap) lives in the binary, which turns flags into a [`Command`] and calls
-//! [`run`].
+//! The documented modules are the library: [`batch`], [`grid`], [`solver`], [`canon`],
+//! [`isomorph`] and [`input`] (the reader behind [`Dataset`]).
+//!
+//! # What is public, and why
+//! The binary is a crate of its own, so whatever it calls must be `pub`. The command
+//! line's plumbing is therefore `pub` but `#[doc(hidden)]`: `cmd` (the commands, their
+//! configs, [`Command`]/`run`), `engine` (the ordered parallel pipeline over inputs),
+//! `output` and `export` (writers), `report` (the JSON report; only [`Status`] of it is
+//! core), `dataset` (the `augment` and `rate` commands; only [`rate`], [`Rating`] and
+//! [`augment_pair`] are core), `bench`, `cluster` (shard from a scheduler's environment)
+//! and `failure` (exit-code helpers). They serve the binary, the integration tests and the
+//! benches; they are not part of the library's interface and may change in any release.
+//! What only the crate itself uses (`summary`, `record`, `verify`, the cancel token's
+//! module) is `pub(crate)`. A library user needs none of the hidden modules: every task
+//! they serve has a core entry point above (or will get one).
+//!
+//! # The command line's pipeline
+//! `input` opens a file (memory-mapped when asked) and works out its layout (lines, CSV,
+//! JSON Lines, Parquet), then cuts it into records (or the records of one `--shard K/N`);
+//! the engine runs them in chunks claimed by every worker of a rayon pool and hands the
+//! results to a command's consumer in input order. The commands are thin files in `cmd`
+//! over it: `solve` (the stack-allocated bitmask [`solver`]), `verify`, `bench`, `report
+//! merge`, `augment`, `rate`, `canon`, `dedup`, `overlap`. The flags (clap), the Ctrl-C
+//! handler and the progress bar belong to the binary (cargo feature `cli`, on by default;
+//! `default-features = false` leaves them out).
 //!
 //! ```
 //! use sudoku_batch::{grid::parse_cells, solver::solve};
@@ -49,27 +61,37 @@
 #![warn(missing_docs, clippy::undocumented_unsafe_blocks)]
 
 pub mod batch;
+#[doc(hidden)]
 pub mod bench;
 mod cancel;
 pub mod canon;
+#[doc(hidden)]
 pub mod cluster;
+#[doc(hidden)]
 pub mod cmd;
+#[doc(hidden)]
 pub mod dataset;
+#[doc(hidden)]
 pub mod engine;
+#[doc(hidden)]
 pub mod export;
+#[doc(hidden)]
 pub mod failure;
 pub mod generate;
 pub mod grid;
 pub mod input;
 pub mod isomorph;
+#[doc(hidden)]
 pub mod output;
-pub mod record;
+pub(crate) mod record;
+#[doc(hidden)]
 pub mod report;
 pub mod solver;
-pub mod summary;
+pub(crate) mod summary;
 pub mod trace;
-pub mod verify;
+pub(crate) mod verify;
 
+#[doc(hidden)]
 pub use cmd::{run, Command};
 
 pub use canon::{canonical, minlex, Canonical};

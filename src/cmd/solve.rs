@@ -71,7 +71,7 @@ impl Work for SolveWork {
 }
 
 /// Classifies and solves one record, counting solutions up to `limit`
-/// ([`SolvedRecord::solve`] on its puzzle).
+/// (`SolvedRecord::solve` on its puzzle).
 pub fn solve_record(raw: &RawRecord, limit: u32) -> SolvedRecord {
     let mut res = SolvedRecord::new(raw);
     match &raw.puzzle {

@@ -1,8 +1,8 @@
 //! `sudoku-batch verify` (issue 3): prove every row of a dataset right, or say exactly
 //! which is wrong. A [`Sink`] over the [`crate::engine`]: the workers run the
-//! checks of [`crate::verify::check`] on each record (the uniqueness search is the cost
+//! checks of `crate::verify::check` on each record (the uniqueness search is the cost
 //! floor); the consumer ([`Auditor`]) takes the results in input order, looks puzzles up in
-//! the duplicate set of [`crate::verify::dedup`], counts verdicts and histograms, writes
+//! the duplicate set of `crate::verify::dedup`, counts verdicts and histograms, writes
 //! `--rejects`, and at the end prints the summary and writes the `--report`.
 //!
 //! Duplicates: a row whose puzzle (blanks normalised) already stood on an earlier row is

@@ -4,7 +4,7 @@
 //!
 //! A report is a [`Header`] (tool, version, schema version, command, inputs with their size
 //! and content fingerprint, shard, threads, wall time) followed by the command's counts
-//! ([`Counts`]: [`SolveCounts`] or [`crate::verify::report::VerifyCounts`]), flattened into
+//! ([`Counts`]: [`SolveCounts`] or `VerifyCounts` (of `verify`)), flattened into
 //! one JSON object. Counts add (`AddAssign`), so merging the reports of the shards of a run
 //! is a fold ([`mod@merge`]); the figures derived from them (rates, percentiles) are computed
 //! again from the sums ([`Counts::finish`]).

@@ -54,14 +54,10 @@ impl Fingerprints {
         }
     }
 
-    /// Distinct fingerprints held.
-    pub fn len(&self) -> usize {
+    /// Distinct fingerprints held (for the tests).
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.seen.len()
-    }
-
-    /// Whether no fingerprint is held.
-    pub fn is_empty(&self) -> bool {
-        self.seen.is_empty()
     }
 }
 
