@@ -14,7 +14,7 @@
 //!   only (spaces, tabs), which the crate would read as a row of one empty field (trial 9:
 //!   `row: 1 field, expected 2` for a line of three spaces). Quoted fields are read as RFC
 //!   4180 says: one may hold delimiters and line breaks, and a quote closed on a later line
-//!   closes it ([`csv_row`]). A row whose first line leaves a quote open that is never
+//!   closes it (`csv_row`). A row whose first line leaves a quote open that is never
 //!   closed (within [`QUOTE_WINDOW`] bytes), or closed only by a quote with text after it,
 //!   or closed into a row of the wrong width, is an **unclosed quote**: a record of that one
 //!   line, invalid ([`crate::grid::ParseError::UnclosedQuote`], saying which of these), and
@@ -69,7 +69,7 @@ pub(crate) fn trim_artefacts(text: &[u8]) -> &[u8] {
 /// for a blank line or a `#` comment. Blanks at either end are not part of the record, so
 /// an indented puzzle is read, not reported as an empty field; nor are a BOM at its start
 /// (lists joined with `cat`) or a Ctrl-Z, no-break or zero-width space at its end
-/// ([`trim_artefacts`]).
+/// (`trim_artefacts`).
 pub fn data_line(line: &[u8]) -> Option<&[u8]> {
     let line = trim_artefacts(judged(line));
     (!line.is_empty() && line[0] != b'#').then_some(line)
@@ -244,13 +244,13 @@ pub(crate) fn split_fields(line: &[u8], delimiter: u8, rec: &mut csv::ByteRecord
 
 /// Bytes from a CSV row's start within which a quote it opens must be closed (with the row
 /// ended) for the row to be read over several lines: [`MAX_LINE`], the longest record read.
-/// A quote not closed within them is taken as unclosed ([`csv_row`]), so a stream needs to
+/// A quote not closed within them is taken as unclosed (`csv_row`), so a stream needs to
 /// hold at most this many bytes past a row's start to judge it.
 pub const QUOTE_WINDOW: usize = MAX_LINE;
 
 /// Why a CSV row whose first line leaves a quote open is read as an **unclosed quote** (a
 /// one-line invalid record, the next line starting the next record) rather than as a row
-/// over several lines ([`csv_row`]).
+/// over several lines (`csv_row`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Unclosed {
     /// The quote is never closed: the input ends inside it.

@@ -254,7 +254,7 @@ fn head(r: &mut dyn Read, n: usize) -> io::Result<Vec<u8>> {
 /// Opens `path` (`-` = standard input). A plain regular file is mapped when `mmap` is true;
 /// everything else, and any file the kernel will not map, is a [`Stream`]. An archive (a zip,
 /// or a tar inside any codec) is read as its one data member, or as `member` (`--member`;
-/// see [`super::archive`]). `stop`: once set, a wait for a live
+/// see `input::archive`). `stop`: once set, a wait for a live
 /// input's first bytes is given up.
 ///
 /// # Errors
