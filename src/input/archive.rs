@@ -4,7 +4,7 @@
 //! An archive is read as its one **data member**: entries that are directories or that
 //! operating systems add (`__MACOSX/...`, `.DS_Store`, `._name` resource forks, `Thumbs.db`)
 //! are not data. An archive of several data members is refused, naming them, unless
-//! `--member NAME` ([`super::ReadOptions::member`]) picks one (by its path in the archive or
+//! `--member NAME` ([`super::LayoutOptions::member`]) picks one (by its path in the archive or
 //! its file name): its members are never merged into one run, and its headers never read as
 //! records. A regular file's members are listed before any record is read; an archive on
 //! standard input is read as it comes, and refused when a second data member appears.
