@@ -94,7 +94,7 @@ pub fn resolve(
              number of completions with --shard-count N",
         )?;
         // The index runs over 0..completions; one beyond --shard-count means the count is
-        // smaller than the Job's completions (not an array with gaps: trial 6).
+        // smaller than the Job's completions (a count too small, not an array with gaps).
         if index >= u64::from(n) {
             return Err(format!(
                 "--shard auto: JOB_COMPLETION_INDEX={index} needs --shard-count of at least {} \

@@ -108,7 +108,7 @@ pub enum ParseError {
     /// A CSV row with a field that opens a quote not closed on the row's line, and not
     /// closed into a well-formed row later either (never closed, closed by a quote with text
     /// after it, or into a row of the wrong width): an unclosed quote, which would swallow
-    /// the rows after it (trial 5). The row is that one line, invalid, and the reading goes
+    /// the rows after it. The row is that one line, invalid, and the reading goes
     /// on at the next line, so the lines after it are read as rows.
     #[error("{field} opens a quote {why}: an unclosed quote, so the row is this line only, invalid, and the lines after it are read as rows")]
     UnclosedQuote {
@@ -180,7 +180,7 @@ pub fn parse_cells(field: &[u8]) -> Result<Grid, ParseError> {
 /// As [`parse_cells`], plus [`ParseError::BlankInSolution`] naming the first blank.
 pub fn parse_solution(field: &[u8]) -> Result<Grid, ParseError> {
     // A solution has no blanks, so no leading zeros to lose: the puzzle's hint fits only a
-    // field that holds a `0` (trial 6: a solution cut by one digit was sent looking for a
+    // field that holds a `0` (a solution cut by one digit must not be sent looking for a
     // spreadsheet), and then it names the solution.
     let g = parse_cells(field).map_err(|e| match e {
         ParseError::Length { found, hint } if hint == LEADING_ZEROS_HINT => ParseError::Length {
@@ -337,8 +337,9 @@ pub(crate) fn grid_line_hint(e: ParseError, line: &[u8]) -> ParseError {
 }
 
 /// The hint for a field of 81 cells, then a CSV delimiter, then more (`puzzle|solution`):
-/// a headerless CSV read as one long line, as a lines input does not split at `|` (trial
-/// 10, finding 8). The characters are those the CSV sniffer tries (`input::sniff`'s
+/// a headerless CSV read as one long line, as a lines input does not split at `|`, and
+/// `163 characters, expected 81` alone would not say why. The characters are those the CSV
+/// sniffer tries (`input::sniff`'s
 /// `DELIMITERS`; a test checks that each has its hint). `None` for any other field.
 fn headerless_csv_hint(field: &[u8]) -> Option<&'static str> {
     if field.len() <= CELLS + 1 || !field[..CELLS].iter().all(|&b| is_cell_byte(b)) {
@@ -550,7 +551,7 @@ impl Grid {
     ///
     /// The text stays short: the first [`SHOWN_REPEATS`] repeats, then `; and N more
     /// repeats`, each naming at most [`SHOWN_CELLS`] cells then `…` (a solution shifted by
-    /// one character repeated digits in 27 units, 870 characters; trial 4, problem 11).
+    /// one character repeats digits in 27 units, which named in full ran to 870 characters).
     pub fn conflicts(&self) -> Option<String> {
         if !self.has_conflict() {
             return None;
@@ -670,7 +671,7 @@ mod tests {
     use super::fixtures::{P, S};
     use super::*;
 
-    /// Trial 6: the leading-zeros hint is about a puzzle; a short solution of digits 1-9
+    /// The leading-zeros hint is about a puzzle; a short solution of digits 1-9
     /// gets none, and one holding a `0` is named a solution.
     #[test]
     fn the_leading_zeros_hint_fits_the_field() {
@@ -759,8 +760,8 @@ mod tests {
         ));
     }
 
-    /// Trial 7: `solve` said `column 41: invalid character 'x'`, which in a CSV reads as a
-    /// field number; every command now words it as `verify` does, by cell and character.
+    /// `column 41: invalid character 'x'` would read as a field number in a CSV; every
+    /// command words it as `verify` does, by cell and character.
     #[test]
     fn a_bad_character_or_blank_is_worded_by_cell_and_character() {
         let mut bad = P.as_bytes().to_vec();

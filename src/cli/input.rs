@@ -57,8 +57,8 @@ pub struct LayoutArgs {
 }
 
 /// Parses `--delimiter`: one ASCII character other than a quote or a line end, or `tab`.
-/// A quote or a line end is one ASCII character, refused for what it is (trial 11, finding
-/// 9: `--delimiter '"'` was told it "is not one ASCII character").
+/// A quote or a line end is one ASCII character, refused for what it is
+/// (`--delimiter '"'` is one ASCII character, so "not one ASCII character" would be wrong).
 fn parse_delimiter(text: &str) -> Result<u8, String> {
     match text {
         "tab" | "\\t" => Ok(b'\t'),

@@ -13,7 +13,7 @@
 //! **A live input** (standard input, a pipe, a terminal: [`super::source::Reader::Live`])
 //! may pause, and a block is then handed over early: when a read would wait, the whole
 //! records that have arrived make the block, so a slow producer's puzzles are worked on as
-//! they come (trial 10, finding 4). The first block, which the layout is worked out on,
+//! they come. The first block, which the layout is worked out on,
 //! waits for [`FIRST_LINES`] lines (or the end), so the sniffing judges a CSV by its usual
 //! sample. A wait for more bytes ends when the stop flag (Ctrl-C) is set: the stream is
 //! then read no further, and a line cut short by it is dropped, not read as a record.
@@ -161,7 +161,7 @@ impl Blocks {
     /// no line. A first block cut at a lone `\r` before the layout was known (no `\n` for
     /// [`MAX_LINE`] bytes: CSV rows, it seemed) is cut again: its start is one line over the
     /// cap, read as a mapped file reads it, not two records that put every later line one
-    /// further off (trial 11, finding 4).
+    /// further off.
     ///
     /// # Errors
     /// A read (or decompression) error of the stream.

@@ -277,7 +277,7 @@ impl CsvColumns {
     /// fields (else the row is invalid: a ragged row's fields cannot be trusted). `first`:
     /// the row is the first of an input read without a header, so a puzzle field that is a
     /// puzzle column's name ([`PUZZLE_NAMES`]) is a header read as a row: the sniffer takes
-    /// such a first row for the header unless `--no-header` says there is none (trial 8).
+    /// such a first row for the header unless `--no-header` says there is none.
     fn parse(
         &self,
         fields: &csv::ByteRecord,
@@ -315,7 +315,7 @@ impl CsvColumns {
             }
         }
         // An empty (or blank) solution field is "no stored solution", as a JSON `null` is:
-        // the tool's own CSV outputs write "none" that way (trial 6).
+        // the tool's own CSV outputs write "none" that way, and must read back.
         let solution = self
             .solution
             .map(&field)
@@ -399,8 +399,8 @@ impl LineParser {
 }
 
 /// The kept text of a lines record: its puzzle field, its stored-solution field and the
-/// whole data line (what `dedup` writes back, ratings and labels included: trial 10,
-/// finding 3), in a buffer of `spare` (no allocation), else in one allocation of the right
+/// whole data line (what `dedup` writes back, ratings and labels included), in a
+/// buffer of `spare` (no allocation), else in one allocation of the right
 /// size.
 fn text(
     spare: &mut Vec<csv::ByteRecord>,

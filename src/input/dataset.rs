@@ -385,8 +385,8 @@ impl Dataset {
     }
 
     /// [`Dataset::record_total`] to run later, or on another thread while this dataset is
-    /// read (the progress bar's total: trial 7, the count before the work cost 2-5% of a
-    /// run of easy puzzles); `None` where it would be `None` for want of an input read
+    /// read (the progress bar's total: counting before the work would add a noticeable share
+    /// to a run of easy puzzles); `None` where it would be `None` for want of an input read
     /// whole. It counts the records left when it is made.
     pub fn record_count(&self) -> Option<RecordCount> {
         let Body::Whole { source, end } = &self.body else {

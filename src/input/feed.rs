@@ -3,8 +3,8 @@
 //! terminal) is read so that the block reader can tell "nothing has arrived yet" from "the
 //! input ended", and can give up waiting on Ctrl-C.
 //!
-//! Reading a live input straight from the caller's thread left two things impossible (trial
-//! 10, finding 4): the block reader could not know whether a read would wait, so it waited
+//! Reading a live input straight from the caller's thread left two things impossible: the
+//! block reader could not know whether a read would wait, so it waited
 //! for a full block or the end before the workers saw a record, however slowly the producer
 //! wrote; and a read blocked in the kernel does not return on Ctrl-C, so the run waited for
 //! the producer to close the pipe. Here the thread does the waiting: [`Feed::ready`] says

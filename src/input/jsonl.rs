@@ -34,8 +34,8 @@ const SAMPLE_LINES: usize = 20;
 ///
 /// Values are kept as written ([`RawValue`]) rather than parsed into `serde_json::Value`,
 /// whose numbers are `u64`, `i64` or `f64`: an 81-digit solution stored as a JSON number
-/// would lose its digits (`6.795182435437297e+80`), and `1.50` would come out as `1.5`
-/// (trial 9, finding 2). serde_json's `arbitrary_precision` feature also keeps a number's
+/// would lose its digits (`6.795182435437297e+80`), and `1.50` would come out as `1.5`.
+/// serde_json's `arbitrary_precision` feature also keeps a number's
 /// text, but it changes numbers for every serde_json user in the build, and breaks reading
 /// numbers inside `#[serde(flatten)]` structs, which our reports are.
 struct Members<'a>(Vec<(String, &'a RawValue)>);
@@ -62,7 +62,7 @@ impl<'de> Deserialize<'de> for Members<'de> {
 
 /// Where each key's value goes among the columns, looked up once per member of an object
 /// (a hash lookup), not by a walk over the members for each column: an object of `K` keys
-/// cost `K²` key comparisons (trial 11, finding 5: 8,000 keys took 3.3 s for 50 lines).
+/// cost `K²` key comparisons, seconds for a few lines of a wide object.
 #[derive(Debug)]
 struct ColumnIndex {
     /// The columns each key names (two when the header repeats a key), in header order.
@@ -148,7 +148,7 @@ fn push_text(v: &str, out: &mut Vec<u8>) {
 /// number 0-9 (its text would only make the grid parser stop at the `[`) names the first
 /// such element, 0-based; one of digits but not 81 of them says how many cells it has
 /// (as digits it would read as a string of that length, with a hint about spreadsheets
-/// that does not fit an array; trial 9, finding 6).
+/// that does not fit an array).
 fn not_a_grid_array(v: &str) -> Option<String> {
     let a = array_elements(v)?;
     match a.iter().enumerate().find(|(_, x)| digit_of(x).is_none()) {
@@ -181,7 +181,7 @@ fn fields_of(values: &[Option<&str>]) -> csv::ByteRecord {
 /// # Errors
 /// `not a JSON object: REASON (column N)`: serde_json's reason, and the 1-based column in
 /// the line where it stopped. Its own `at line 1 column N` is dropped: a record is one line,
-/// so serde's line is always 1, while messages name the file's line (trial 3).
+/// so serde's line is always 1, while messages name the file's line.
 fn members(line: &[u8]) -> Result<Members<'_>, ParseError> {
     serde_json::from_slice(line).map_err(|e| {
         let text = e.to_string();
@@ -411,7 +411,7 @@ mod tests {
         assert!(e.contains("element 1 is -2, not a digit 0-9"), "{e}");
     }
 
-    /// Trial 9, finding 2: numbers keep their text (no `f64` on the way), strings are
+    /// Numbers keep their text (no `f64` on the way), strings are
     /// unescaped, other values keep their JSON text as written.
     #[test]
     fn values_keep_the_text_they_are_written_with() {
@@ -440,7 +440,7 @@ mod tests {
         assert_eq!(fields, want);
     }
 
-    /// Trial 9, finding 6: an array of digits of the wrong length is named as an array of
+    /// An array of digits of the wrong length is named as an array of
     /// cells, not as a string of that many characters with a spreadsheet hint.
     #[test]
     fn digit_arrays_of_the_wrong_length_count_their_cells() {
@@ -484,7 +484,7 @@ mod tests {
         assert!(e.contains("--delimiter"), "{e}");
     }
 
-    /// Trial 11, finding 5: each member of an object is placed in its column by one lookup
+    /// Each member of an object is placed in its column by one lookup
     /// (the walk over every member for each column cost `K²` for `K` keys). Members in any
     /// order land in the first object's column order, a missing key is an empty field, a
     /// repeated key keeps its first value (as before), an unknown key is dropped.

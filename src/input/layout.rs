@@ -164,7 +164,7 @@ impl Layout {
     /// the puzzle, on the lines that have one: field 2 of `puzzle,solution` but field 3 of
     /// tdoku's `puzzle:count:solution`, so no one field number is right), or `None`: a CSV
     /// with no solution column, a lines input whose lines carried none (a lines file has no
-    /// solution column to name: only its lines can say it holds solutions, trial 7).
+    /// solution column to name: only its lines can say it holds solutions).
     pub fn solution_source(&self, lines_carried_solutions: bool) -> Option<String> {
         match self {
             Layout::Lines { .. } => {

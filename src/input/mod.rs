@@ -295,8 +295,8 @@ mod tests {
     use super::*;
     use crate::grid::fixtures::{P, S};
 
-    /// Trial 10, finding 8: a headerless `puzzle|solution` file, read as lines (which do
-    /// not split at `|`), gave `163 characters, expected 81` with no word of `--no-header`.
+    /// A headerless `puzzle|solution` file, read as lines (which do not split at `|`),
+    /// must not give `163 characters, expected 81` with no word of `--no-header`.
     /// Every delimiter the sniffer tries gets the hint, and a lines input of such rows says it.
     #[test]
     fn a_headerless_csv_line_gets_a_no_header_hint() {

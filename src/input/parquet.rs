@@ -72,8 +72,8 @@ fn builder(path: &str) -> Result<ParquetRecordBatchReaderBuilder<File>, InputErr
 
 /// Whether a column of type `t` can hold a puzzle or a solution: strings, binary, lists of
 /// whole numbers, or dictionaries of those. A whole number cannot: the widest holds 20
-/// digits, not 81 (trial 7: an int64 puzzle column gave `1 character, expected 81` on every
-/// row instead of one error).
+/// digits, not 81, so such a column is refused once, not read as `1 character, expected
+/// 81` on every row.
 fn holds_grids(t: &DataType) -> bool {
     match t {
         DataType::Dictionary(_, values) => holds_grids(values),

@@ -11,8 +11,8 @@
 //!   labels and counts are not solutions.
 //! - A **CSV** input has one record per row the `csv` crate reads; physical lines that are
 //!   empty or start with `#` are skipped, as the crate skips them, and so are lines of blanks
-//!   only (spaces, tabs), which the crate would read as a row of one empty field (trial 9:
-//!   `row: 1 field, expected 2` for a line of three spaces). Quoted fields are read as RFC
+//!   only (spaces, tabs), which the crate would read as a row of one empty field
+//!   (`row: 1 field, expected 2` for a line of three spaces). Quoted fields are read as RFC
 //!   4180 says: one may hold delimiters and line breaks, and a quote closed on a later line
 //!   closes it (`csv_row`). A row whose first line leaves a quote open that is never
 //!   closed (within [`QUOTE_WINDOW`] bytes), or closed only by a quote with text after it,
@@ -143,12 +143,12 @@ fn stored_solution(rest: &[u8], paired: bool) -> Option<&[u8]> {
 }
 
 /// The first of `fields` of exactly 81 characters, else one that looks like a damaged
-/// solution, to be reported as malformed rather than ignored (trial 5: an 80-digit solution
-/// on a line passed as `ok`, as if the line had none):
+/// solution, to be reported as malformed rather than ignored (an 80-digit solution
+/// on a line must not pass as `ok`, as if the line had none):
 /// - `paired` (the file's first data lines carry 81-cell solutions, [`lines_carry_solutions`]):
 ///   the longest field of cell characters (digits, `.`, `_`), whatever its length, so a
-///   solution cut short, even by a truncated last line, is caught (trial 9: a file of
-///   `puzzle,solution` cut 60 bytes from its end passed `verify`), and the longest, so a
+///   solution cut short, even by a truncated last line, is caught (a file of
+///   `puzzle,solution` cut 60 bytes from its end must not pass `verify`), and the longest, so a
 ///   count before a cut solution (`puzzle:1:4835`) is not taken for it;
 /// - else the first of 75 to 90 cell characters, a solution a character or a few too short or
 ///   too long: a short field of digits there is a count or a rating (`9.8`), not a solution.
@@ -531,8 +531,8 @@ pub(crate) fn cr_run_end(text: &[u8], i: usize) -> usize {
 /// ends lines), which the `csv` crate ends a row at too. A `\r` is lone unless it and the
 /// `\r`s after it run up to a `\n`: then they belong to that line end, so a CRLF, or a
 /// doubled CR before the LF (`\r\r\n`, a CRLF converted twice), ends one line, as `grep
-/// -n` and editors number it (trial 11, finding 4: the crate's two line ends there put every
-/// later row's line one further off). Looking past `range` counts a CRLF once when `range`
+/// -n` and editors number it (the crate's two line ends there would put every later
+/// row's line one further off). Looking past `range` counts a CRLF once when `range`
 /// ends inside it (the crate may end a record there). A lines input has no such rule:
 /// there a lone CR is no line end (see `grid::BARE_CR_FIX`).
 ///
@@ -567,7 +567,7 @@ mod tests {
         assert_eq!(count_csv_line_ends(text, 3..3), 0);
     }
 
-    /// Trial 11, finding 4: CRs that run up to a `\n` are that line end, however many;
+    /// CRs that run up to a `\n` are that line end, however many;
     /// CRs that run up to other text are one line end each.
     #[test]
     fn crs_before_a_newline_end_one_csv_line() {

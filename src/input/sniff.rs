@@ -34,8 +34,8 @@ use super::record::{
 };
 use crate::grid::{is_cell_byte, parse_cells, parse_solution, BARE_CR_FIX};
 
-/// The delimiters tried when sniffing a CSV, in order of preference. `|` (trial 7: a
-/// `id|puzzle|solution` export was read as lines, every row invalid) never splits a
+/// The delimiters tried when sniffing a CSV, in order of preference. `|` (without it an
+/// `id|puzzle|solution` export would be read as lines, every row invalid) never splits a
 /// puzzle, so a lines file whose first line holds one still reads as lines.
 pub const DELIMITERS: [u8; 4] = [b',', b'\t', b';', b'|'];
 
@@ -289,7 +289,7 @@ fn shown(delimiter: u8) -> String {
 /// or is not unique), else any column by `--puzzle-column`.
 fn puzzle_hint(bytes: &[u8], delimiter: u8, header: &[String]) -> String {
     if let [only] = header {
-        // Trial 9: each line quoted whole (`"quizzes,solutions"`), so one field a line; a
+        // Each line quoted whole (`"quizzes,solutions"`), so one field a line; a
         // column choice would read `puzzle,solution` as the puzzle, so say what to fix.
         if let Some(inner) = naming_delimiter(only.as_bytes()) {
             return format!(
@@ -402,7 +402,7 @@ pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
                     refuse_bare_cr(line)?;
                     // No `--format lines` hint: `line_field` found no puzzle starting a
                     // line or standing as a field in the first data lines, so read as lines
-                    // every row would be invalid (trial 6: the id read as the puzzle).
+                    // every row would be invalid (an id would be read as the puzzle).
                     return Err(format!(
                         "looks like CSV ({} delimiter), but its first line {} names no puzzle \
                          column (expected one of {PUZZLE_NAMES:?}); {}",
@@ -434,7 +434,7 @@ pub fn detect(bytes: &[u8], opts: &LayoutOptions) -> Result<Layout, String> {
 /// Refuses a CSV header `line` (its first physical line, without a final CR) that holds
 /// bare CR characters. Lines ended by CR alone are no line breaks to the readers, so the
 /// header line would run to the end of the file (or its first LF), and skipping it would
-/// drop every row with exit 0 (trial 8): the header's fields themselves read right, since
+/// drop every row with exit 0: the header's fields themselves read right, since
 /// the `csv` crate ends a row at a bare CR, so nothing else would tell.
 ///
 /// # Errors
@@ -527,12 +527,12 @@ pub(crate) fn named_columns(
     let puzzle = match &opts.puzzle_column {
         Some(w) => chosen(Some(header), header, w, "puzzle")?,
         None => pick(header, &PUZZLE_NAMES, rows, "puzzle")?.ok_or_else(|| {
-            // Trial 7: a lines file made CSV by `--solution-column 2` had its first puzzle
-            // taken for a header; the way out is --no-header, or no CSV option at all.
+            // A lines file made CSV by `--solution-column 2` has its first puzzle taken
+            // for a header; the way out is --no-header, or no CSV option at all.
             let flags = opts.csv_flags();
             let puzzle_first = header.iter().any(|f| starts_with_puzzle(f.as_bytes()));
             let hint = match (other_delimiter(header), flags.as_slice()) {
-                // Trial 8: `--delimiter ';'` on a comma file left the header one field.
+                // `--delimiter ';'` on a comma file leaves the header one field.
                 (Some(d), _) if !puzzle_first => format!(
                     "it is one field holding {}: is that the delimiter? give --delimiter {}",
                     shown(d),

@@ -14,7 +14,7 @@
 //! byte: `iconv -t UTF-16LE`, PowerShell's `Out-File -Encoding Unicode` of old), is
 //! transcoded to UTF-8 as it is read ([`Utf16Reader`]). UTF-32 (`iconv -t UTF-32`: a
 //! byte-order mark `FF FE 00 00` or `00 00 FE FF`, or ASCII with three NULs to a character)
-//! is refused with one line naming it, rather than read as UTF-16 or bytes (trial 9).
+//! is refused with one line naming it, rather than read as UTF-16 or bytes.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -335,7 +335,7 @@ const ZIP_HEAD: usize = 256;
 
 /// Refuses a zip whose first member is a `.npy` array (`head`: its first bytes): a numpy
 /// `.npz`, such as this tool writes, is an output format, not an input. Without this, the
-/// zip reader would give a reason about local headers (trial 3, problem 7).
+/// zip reader would give a reason about local headers.
 ///
 /// # Errors
 /// [`io::ErrorKind::InvalidData`] saying what the inputs may be.
@@ -428,7 +428,7 @@ fn utf32(head: &[u8]) -> Option<&'static str> {
 
 /// Refuses UTF-32 text (`head`: its first bytes, see [`utf32`]): it is rare enough that
 /// converting it is the user's step, and read as UTF-16 or as bytes every record would be
-/// garbage (trial 9: a UTF-32 CSV's header read as `"\0q\0u\0i..."`).
+/// garbage (a UTF-32 CSV's header would read as `"\0q\0u\0i..."`).
 ///
 /// # Errors
 /// [`io::ErrorKind::InvalidData`] naming UTF-32 and how to convert the file.
@@ -474,8 +474,8 @@ fn stream(
     let mut raw = match reopenable {
         true => Start::Blocking(raw),
         // A read blocked in the kernel does not return on Ctrl-C: the magic numbers of a
-        // terminal or a pipe that sends nothing yet were read here, and one Ctrl-C left
-        // the run waiting for them (trial 12, finding 2).
+        // terminal or a pipe that sends nothing yet were read here, and one Ctrl-C would
+        // leave the run waiting for them.
         false => Start::Live(Feed::of_reader("live-input".to_string(), raw)?),
     };
     let mut magic = raw.head(8, stop)?;
@@ -643,8 +643,8 @@ fn spawn_decoder(
 ///
 /// # Errors
 /// A decoder's error, said as what it means for the file: `corrupt or truncated gzip data
-/// (incomplete deflate stream)`, not the decoder's words alone (trial 6: "premature eof"
-/// for a cut `.xz`); an error reading the file itself keeps its own words.
+/// (incomplete deflate stream)`, not the decoder's words alone ("premature eof"
+/// for a cut `.xz` says nothing of the file); an error reading the file itself keeps its own words.
 fn decode(
     codec: Codec,
     raw: Box<dyn Read + Send>,
@@ -681,8 +681,8 @@ fn decode_stream(
 }
 
 /// Bytes after the last whole member of a gzip input that start no other member: junk or
-/// padding appended to a good file, not a cut or corrupt one (trial 8: it was called
-/// `corrupt or truncated gzip data (unexpected end of file)`).
+/// padding appended to a good file, not a cut or corrupt one, which `corrupt or truncated
+/// gzip data (unexpected end of file)` would wrongly say.
 #[derive(Debug, thiserror::Error)]
 #[error(
     "trailing bytes after the gzip data: its members are whole, but what follows them is no \
@@ -787,7 +787,7 @@ mod tests {
         }
     }
 
-    /// Trial 9: UTF-32 was taken for UTF-16 (its BOM starts with UTF-16's) or for bytes.
+    /// UTF-32 is not taken for UTF-16 (its BOM starts with UTF-16's) or for bytes.
     #[test]
     fn utf32_is_told_with_or_without_a_bom_and_utf16_is_not_taken_for_it() {
         let text = "quizzes,solutions\n";

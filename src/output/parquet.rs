@@ -16,7 +16,7 @@
 //! which shrinks a path or a status repeated on every row. Why: with Snappy pages, writing
 //! took 2.3x CSV's CPU time (2M `augment` rows; half of it in Snappy) for a file 36% smaller
 //! (262 against 412 MB); uncompressed, with plain grids and small dictionaries, 1.05x (1.1x
-//! on 1M rows; issue 13's bound: 1.3x). A dictionary on the grids cost 6% more time for a
+//! on 1M rows; the issue's bound: 1.3x). A dictionary on the grids cost 6% more time for a
 //! larger file.
 //! Every Parquet reader (pandas, polars, DuckDB, Spark, Hugging Face `datasets`) reads
 //! uncompressed pages; to store the file smaller, write it with `--parquet-compression

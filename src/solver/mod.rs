@@ -54,10 +54,10 @@ pub fn kernel() -> &'static str {
 /// After this many guesses in one puzzle, the search is a hard one and propagation does
 /// more at each stall: [`State::propagate`] scores every two-candidate cell for the
 /// branch, not only when there are at most [`state::BUSIEST_MAX_PAIRS`]
-/// (forum_hardest: 63.7 to 55.3 guesses per puzzle, 1.03x faster in both modes), and runs
-/// the stack logic (columns against boxes, all digits at once; 55.3 to 46.9 guesses, 8% fewer
-/// instructions). serg_benchmark's puzzles (6.5 guesses, 2.4 µs each) mostly end before it
-/// and stay level (BENCHMARKS.md, issue 14, fourth and eighth rounds).
+/// (fewer guesses on forum_hardest, and faster in both modes), and runs the stack logic
+/// (columns against boxes, all digits at once: fewer guesses again, and fewer
+/// instructions). serg_benchmark's puzzles, a few guesses each, mostly end before it and
+/// stay level; the figures are in `docs/notes/solver-history.md`.
 const HARD_AFTER_GUESSES: u32 = 8;
 
 /// A search whose root stalls with at least this many open cells, and at most
@@ -65,28 +65,25 @@ const HARD_AFTER_GUESSES: u32 = 8;
 /// the triad rules at every stall, and a split on a digit's configurations in a band or
 /// stack ([`State::split_at`]) instead of a guess on a cell. forum_hardest's puzzles stall
 /// with 44-61 open cells (median 57), serg_benchmark's with 31-47 (median 44), whose few
-/// guesses would not pay for the extra logic. On the peer table's forum_hardest isomorphs
-/// this takes first-solution mode from 47.26 to 35.66 guesses per puzzle and uniqueness
-/// mode from 86.30 to 64.82, and with the two rules that send some stalls back to a cell
-/// ([`CELL_FIRST_PAIRS`], and a loose unit at a split stall) to 35.56 / 64.68 (tdoku:
-/// 35.73 / 64.83) (issue 14, thirteenth to fifteenth rounds, BENCHMARKS.md; gate 56
-/// instead of 50: 66.79 in uniqueness mode).
+/// guesses would not pay for the extra logic. On forum_hardest this cuts the guesses per
+/// puzzle by about a quarter in both modes, and with the two rules that send some stalls
+/// back to a cell ([`CELL_FIRST_PAIRS`], and a loose unit at a split stall) brings them to
+/// tdoku's; a higher gate lets hard roots through to the cell search, which guesses more
+/// (`docs/notes/solver-history.md`).
 const CONFIG_SEARCH_OPEN: u32 = 50;
 
 /// The most bivalue cells a root's stall may have for the configuration search. The
 /// split's guesses vary less than the cell branch's, so it loses on the puzzles that the
 /// busiest bivalue cell solves in a few guesses, which tend to have many bivalue cells;
-/// forum_hardest's roots have 0.9 on average (issue 14, fourteenth round).
+/// forum_hardest's roots have about one on average.
 const CONFIG_SEARCH_PAIRS: u32 = 6;
 
 /// A root that takes the configuration search with at least this many bivalue cells
 /// guesses first on its busiest one, as the cell search does, and searches on
-/// configurations below. Most of what the split lost on top1465 (2-3% against the cell
-/// search) came from its roots where that cell's first candidate fails or solves at once:
-/// 106 of the 845 roots that take the configuration search there, 73 of them with 4 or
-/// more bivalue cells. forum_hardest's roots have 4 or more in 0.7% of its puzzles
-/// (35.54 / 64.65 guesses per puzzle before, 35.56 / 64.68 after; at 3: 35.63 / 64.83,
-/// too near tdoku's 35.73 / 64.83) (issue 14, fifteenth round, BENCHMARKS.md).
+/// configurations below. Most of what the split lost on top1465 against the cell search
+/// came from its roots where that cell's first candidate fails or solves at once, most of
+/// them with this many bivalue cells or more. forum_hardest's roots rarely have as many,
+/// so its guesses stay level; a gate of 3 costs it guesses (`docs/notes/solver-history.md`).
 const CELL_FIRST_PAIRS: u32 = 4;
 
 /// How a search branches.

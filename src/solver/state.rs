@@ -321,11 +321,9 @@ impl State {
     /// guesses, then `u32::MAX`), else see [`State::fewest`].
     ///
     /// Changed boards are found as a mask built four boards at a time ([`State::changed`])
-    /// and walked bit by bit. (Until issue 14's seventh round, the search after a guess
-    /// used one branch per board in a fixed order instead: faster on the AMD EPYC of
-    /// earlier rounds, but on the Intel Xeon with AVX-512 the benchmarks now run on, its
-    /// 27 branches per pass mispredicted twice as often and the hard sets ran 10-20%
-    /// slower; BENCHMARKS.md.)
+    /// and walked bit by bit. (Rejected: one branch per board in a fixed order after a
+    /// guess. It was faster on an AMD EPYC, but on an Intel Xeon its 27 branches per pass
+    /// mispredicted twice as often and the hard sets ran slower.)
     ///
     /// This is the portable kernel; the others give the same result ([`State::propagate_k`]).
     pub(crate) fn propagate(
@@ -455,13 +453,13 @@ impl State {
     /// unfixed peers: its row and box (in its band) and its column (in the other two
     /// bands); the first in cell order among equals. A guess there settles the most
     /// constrained cell and reaches the most others, so the propagation after it goes
-    /// furthest (issue 14). (Inlined into each kernel, compiled with its instructions.)
+    /// furthest. (Inlined into each kernel, compiled with its instructions.)
     ///
     /// Every cell's score is counted at once, row by row, as nine five-bit fields of a
     /// `u64` (field `c`: column `c`; [`SPREAD5`], [`MINI5`]): the row's unfixed cells, plus
     /// its box's, less its minirow's (counted twice), plus its column's in the other two
     /// bands, at most 21. Each pair is then one shift and mask, where counting its peers
-    /// took about 35 instructions (issue 14, ninth round).
+    /// took several times the instructions.
     #[inline(always)]
     fn busiest_pair(&self, pairs: [u32; 3]) -> Option<Cell> {
         // `rows[b][r]`: the score of every cell of row `r` of band `b` (the fourth is
@@ -512,8 +510,8 @@ impl State {
     }
 
     /// When no cell has two candidates: of the first unfixed cell of each band, the one
-    /// with the fewest candidates. (Taking the global minimum instead made 7% more guesses
-    /// on forum-hardest puzzles, where this case arises at the root.)
+    /// with the fewest candidates. (Taking the global minimum instead made more guesses on
+    /// forum-hardest puzzles, where this case arises at the root.)
     #[cold]
     fn fewest(&self) -> Cell {
         let mut best = Cell { band: 0, bit: 0 };
@@ -553,8 +551,8 @@ impl State {
     ///
     /// Band by band: the digit's four bits as four bit planes over the band's 27 cells (plane
     /// `k`: the cells whose digit has bit `k` set), then eight cells at a time, each plane's
-    /// byte spread to one bit of eight bytes ([`SPREAD8`]). About 150 instructions, where
-    /// walking the 81 placed bits one by one took about 1,000 (issue 14, ninth round).
+    /// byte spread to one bit of eight bytes ([`SPREAD8`]). A fraction of the
+    /// instructions that walking the 81 placed bits one by one takes.
     pub(crate) fn solved_digits(&self) -> [u8; 81] {
         let mut g = [0u8; 81];
         for (b, out) in g.chunks_exact_mut(27).enumerate() {
@@ -723,10 +721,9 @@ fn changed_sse2(cand: &[u32; BOARDS], prev: &[u32; BOARDS]) -> u32 {
 
 /// Up to this many two-candidate cells in the grid, [`State::propagate`] branches on the
 /// busiest ([`State::busiest_pair`]); above it, on [`first_pair`]. With many pairs the
-/// cheap choice does about as well: when scoring cost about 35 instructions per cell, with
-/// no limit serg_benchmark ran 15% slower; with 12, 4-6% slower; with 8, as fast as before
-/// (BENCHMARKS.md, issue 14; scoring now costs about 110 instructions a call and 16 a
-/// cell, and 8 still measures best). The search passes it as `max_pairs` only until a
+/// cheap choice does about as well, and scoring every pair made serg_benchmark slower the
+/// higher the limit; 8 is where it stopped costing time, and still measures best since
+/// scoring became cheaper (`docs/notes/solver-history.md`). The search passes it as `max_pairs` only until a
 /// puzzle has made a few guesses (`HARD_AFTER_GUESSES` in `solver/mod.rs`); after that
 /// every pair is scored.
 pub(crate) const BUSIEST_MAX_PAIRS: u32 = 8;

@@ -4,7 +4,7 @@
 //! few of them with 32-bit stores, and the next look for changed boards reads them back
 //! with 16-byte loads. A load that spans several recent narrower stores cannot take its
 //! value from the store buffer and waits for them to reach the cache (a time profile put
-//! 12% of serg_benchmark's samples on those loads; BENCHMARKS.md, issue 14, ninth round).
+//! a good share of serg_benchmark's samples on those loads).
 //! Here the boards and their last-seen copies live in registers for the whole call:
 //! board `i` is lane `i % 16` of register `i / 16` (lanes 27..32 are 0 in both), changed
 //! boards are one compare, and an update is a few masked ands. Each round's updates read

@@ -9,7 +9,7 @@
 //! the fewest configurations over its nine digits (among those not yet decided), then its
 //! lowest digit with two, else three, else four or more (then the split is on one
 //! minirow, see [`State::split_at`]). With the triad rules it takes forum_hardest's
-//! guesses to tdoku's (issue 14, BENCHMARKS.md).
+//! guesses to tdoku's (`docs/notes/solver-history.md`).
 
 use super::{band_pattern, column_mask, State, BAND};
 use crate::grid::ORDERS_OF_THREE;
@@ -45,12 +45,9 @@ pub(crate) struct SplitAt {
 /// A stall whose tightest unit still has this many configurations over its nine digits
 /// (9 when every digit is decided there, 54 at most) and which has a bivalue cell
 /// guesses on a cell instead of splitting (the busiest bivalue cell, as the cell
-/// branch picks it). On forum_hardest, guesses per puzzle first / unique, without it
-/// and with it: the peer table's seed-7 isomorphs 35.66 / 64.82 and 35.54 / 64.65,
-/// seed-11 isomorphs 35.63 / 64.76 and 35.52 / 64.58, the file as published
-/// 34.23 / 61.63 and 34.10 / 61.44 (tdoku: 35.73 / 64.83, 35.72 / 64.77, 34.17 / 61.67);
-/// 24 or 26 instead of 25: 35.65 / 64.90 and 35.61 / 64.73 on the seed-7 isomorphs
-/// (issue 14, fifteenth round, BENCHMARKS.md).
+/// branch picks it). On forum_hardest it takes the guesses per puzzle a little below
+/// tdoku's in both modes, on two sets of isomorphs and on the file as published; 24 and 26
+/// each did worse than 25 (`docs/notes/solver-history.md`).
 pub(crate) const LOOSE_UNIT: u32 = 25;
 
 /// The unit and digit to split on, from each digit's configuration count per unit

@@ -16,7 +16,7 @@
 //!   only band where it can stand in that column).
 //!
 //! These are the deductions tdoku's band configurations make beyond the band and stack
-//! logic (issue 14: with the configuration branch they bring forum_hardest's guesses to
+//! logic (with the configuration branch they bring forum_hardest's guesses to
 //! tdoku's). Both rules read one snapshot of the boards and their removals are applied
 //! together, so a call is a function of the boards alone: the portable search and the
 //! AVX-512 one reach the same fixpoint.
