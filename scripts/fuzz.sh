@@ -7,7 +7,7 @@
 #
 # Uses cargo-fuzz (libFuzzer), which needs a nightly toolchain: `cargo install cargo-fuzz`.
 # Without cargo-fuzz or nightly, --smoke falls back to the proptest smoke
-# (tests/properties.rs), which runs in `cargo test` anyway; a longer run then fails with
+# (tests/cli/library/properties.rs), which runs in `cargo test` anyway; a longer run then fails with
 # a note. Seeds come from ../shared/cases/inputs and data/ when present. A crash stops the
 # run with the input saved under fuzz/artifacts/TARGET/: turn it into a regression test
 # (FUZZING.md says how) before fixing it.
@@ -26,7 +26,7 @@ esac
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
   if [ "$smoke" = 1 ]; then
     echo "fuzz.sh: cargo-fuzz or a nightly toolchain is missing; running the proptest smoke instead"
-    exec cargo test --release --test properties
+    exec cargo test --release --test cli -- library::properties
   fi
   echo "fuzz.sh: needs cargo-fuzz and a nightly toolchain (cargo install cargo-fuzz)" >&2
   exit 2

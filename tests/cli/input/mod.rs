@@ -1,0 +1,12 @@
+//! Reading inputs as people publish them.
+
+mod bad_bytes;
+mod by_content;
+mod cases;
+mod csv_rfc4180;
+mod delimiters;
+mod layouts;
+mod live;
+mod published;
+mod streams;
+mod truncation;
