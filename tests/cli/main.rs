@@ -13,7 +13,7 @@
 //! `../shared` say so on stderr and pass when it is absent. `classset_memory` stays a binary
 //! of its own: it counts every allocation of its process.
 
-use crate::common;
+mod common;
 
 mod commands;
 mod failures;
