@@ -39,7 +39,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     // Ctrl-C, SIGTERM and SIGHUP cancel the run's token (the library has no handler of its
-    // own): the finished prefix is kept and the run exits 130.
+    // own): the finished prefix is kept and the run exits 128 + the signal's number.
     let cancel = Cancel::new();
     if command.cancel_with(&cancel) {
         // Inputs are memory-mapped unless --no-mmap: a file that shrinks under its map
@@ -51,6 +51,8 @@ fn main() -> ExitCode {
         }
     }
     match sudoku_batch::run(command) {
+        // The library says 130 for any interruption; the shell's code names the signal.
+        Ok(code) if code == ExitCode::from(130) => ExitCode::from(cli::interrupt::exit_code()),
         Ok(code) => code,
         // A reader that went away (`| head`) is not an error worth a message.
         Err(e) if sudoku_batch::failure::is_broken_pipe(&e) => ExitCode::SUCCESS,
