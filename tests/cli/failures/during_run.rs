@@ -114,8 +114,14 @@ fn unwritable_output_locations_are_one_line_errors() {
 }
 
 /// Reads an interrupted child's stderr to the end, waits for it, and asserts it exited
-/// with 130 (the code of a run stopped by a signal); returns the stderr.
+/// with 130 (the code of a run stopped by Ctrl-C); returns the stderr.
 fn exit_130_stderr(child: &mut std::process::Child) -> String {
+    exit_stderr(child, 130)
+}
+
+/// Reads an interrupted child's stderr to the end, waits for it, and asserts it exited
+/// with `code`; returns the stderr.
+fn exit_stderr(child: &mut std::process::Child, code: i32) -> String {
     let mut err = String::new();
     child
         .stderr
@@ -123,7 +129,7 @@ fn exit_130_stderr(child: &mut std::process::Child) -> String {
         .unwrap()
         .read_to_string(&mut err)
         .unwrap();
-    assert_eq!(child.wait().unwrap().code(), Some(130), "{err}");
+    assert_eq!(child.wait().unwrap().code(), Some(code), "{err}");
     err
 }
 
@@ -199,10 +205,12 @@ fn closed_stdout_ends_quietly_for_lines_csv_and_stats() {
     }
 }
 
+/// Each exits with the shell's code for it, 128 + the signal's number, so a job script
+/// tells a scheduler's time limit (SIGTERM) from a user's Ctrl-C.
 #[test]
-fn sigint_and_sigterm_keep_the_finished_prefix_and_report_it() {
-    for signal in ["-INT", "-TERM"] {
-        interrupted_run_keeps_the_finished_prefix(signal, 1);
+fn sigint_sigterm_and_sighup_keep_the_finished_prefix_and_exit_128_plus_the_signal() {
+    for (signal, code) in [("-INT", 130), ("-TERM", 143), ("-HUP", 129)] {
+        interrupted_run_keeps_the_finished_prefix(signal, 1, code);
     }
 }
 
@@ -211,12 +219,12 @@ fn sigint_and_sigterm_keep_the_finished_prefix_and_report_it() {
 /// finished prefix must still be committed and no temporary left behind.
 #[test]
 fn signal_sent_twice_at_once_like_timeout_still_commits_the_prefix() {
-    interrupted_run_keeps_the_finished_prefix("-INT", 2);
+    interrupted_run_keeps_the_finished_prefix("-INT", 2, 130);
 }
 
 /// Runs `solve` on a large input, sends `signal` `times` times in one `kill` call, and
-/// checks the committed outputs hold exactly the finished prefix.
-fn interrupted_run_keeps_the_finished_prefix(signal: &str, times: usize) {
+/// checks it exits with `code` and the committed outputs hold exactly the finished prefix.
+fn interrupted_run_keeps_the_finished_prefix(signal: &str, times: usize, code: i32) {
     let dir = tempfile::tempdir().unwrap();
     let n = 400_000;
     let input = write_input(dir.path(), "in.txt", &format!("{HARD}\n").repeat(n));
@@ -251,7 +259,7 @@ fn interrupted_run_keeps_the_finished_prefix(signal: &str, times: usize) {
         .status()
         .unwrap();
     assert!(sent.success());
-    let err = exit_130_stderr(&mut child);
+    let err = exit_stderr(&mut child, code);
     assert!(!err.contains("panicked"), "{err}");
     let json: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
