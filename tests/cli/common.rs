@@ -149,6 +149,12 @@ pub fn stats_rows(text: &str) -> Vec<Vec<String>> {
             "error"
         ]
     );
+    rows_without_input(rdr)
+}
+
+/// The rows of a CSV of the tool's per-record outputs (`record,input,...`), each without
+/// its `input` column (checked not empty), so the other columns keep their indices.
+pub fn rows_without_input<R: std::io::Read>(mut rdr: csv::Reader<R>) -> Vec<Vec<String>> {
     rdr.records()
         .map(|r| {
             let mut row: Vec<String> = r.unwrap().iter().map(String::from).collect();
