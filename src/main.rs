@@ -51,8 +51,11 @@ fn main() -> ExitCode {
         }
     }
     match sudoku_batch::run(command) {
-        // The library says 130 for any interruption; the shell's code names the signal.
-        Ok(code) if code == ExitCode::from(130) => ExitCode::from(cli::interrupt::exit_code()),
+        // The library says INTERRUPTED (130) for any interruption; the shell's code names the
+        // signal.
+        Ok(code) if code == ExitCode::from(sudoku_batch::cmd::INTERRUPTED) => {
+            ExitCode::from(cli::interrupt::exit_code())
+        }
         Ok(code) => code,
         // A reader that went away (`| head`) is not an error worth a message.
         Err(e) if sudoku_batch::failure::is_broken_pipe(&e) => ExitCode::SUCCESS,

@@ -22,39 +22,31 @@
 //! it" threw away every output of such a run by luck of timing.
 //! A person's second Ctrl-C comes later than that.
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use sudoku_batch::batch::Cancel;
+use sudoku_batch::cmd::INTERRUPTED;
 
 /// How long after the first signal a repeat is taken as the same request (1 second):
 /// `timeout`'s second `kill` to the process group, not a second Ctrl-C.
 pub const REPEAT_GRACE: Duration = Duration::from_secs(1);
 
-/// The exit code of an interrupted run when no signal was seen (Ctrl-C's).
-const SIGINT_CODE: u8 = 130;
-
-/// 128 + the number of the first signal received; 0 before any.
-static FIRST_CODE: AtomicU8 = AtomicU8::new(0);
+/// The first signal received: when, and 128 + its number. Set once, on the signal thread.
+static FIRST: OnceLock<(Instant, u8)> = OnceLock::new();
 
 /// The exit code of a run the first signal stopped: 128 + that signal's number (130
-/// SIGINT, 129 SIGHUP, 143 SIGTERM), 130 when none was received (a command that reports
-/// "interrupted" without one).
+/// SIGINT, 129 SIGHUP, 143 SIGTERM); [`INTERRUPTED`] (Ctrl-C's) when none was received (a
+/// command that reports "interrupted" without one).
 pub fn exit_code() -> u8 {
-    match FIRST_CODE.load(Ordering::SeqCst) {
-        0 => SIGINT_CODE,
-        code => code,
-    }
+    FIRST.get().map_or(INTERRUPTED, |&(_, code)| code)
 }
 
 /// What one signal does, `code` being 128 + its number: the first cancels `token`; a
 /// repeat within [`REPEAT_GRACE`] is ignored; a later one exits at once with `code`.
-fn on_signal(token: &Cancel, first: &OnceLock<Instant>, code: u8) {
-    let first = *first.get_or_init(|| {
-        FIRST_CODE.store(code, Ordering::SeqCst);
-        Instant::now()
-    });
+fn on_signal(token: &Cancel, code: u8) {
+    let (first, _) = *FIRST.get_or_init(|| (Instant::now(), code));
     if token.flag().swap(true, Ordering::SeqCst) {
         if first.elapsed() < REPEAT_GRACE {
             return; // the same request sent twice (`timeout`), not a second Ctrl-C
@@ -87,10 +79,8 @@ pub fn install_handler(token: Cancel) -> Result<(), String> {
             std::thread::Builder::new()
                 .name("signals".into())
                 .spawn(move || {
-                    let first = OnceLock::new();
                     for signal in signals.forever() {
-                        let code = u8::try_from(128 + signal).unwrap_or(SIGINT_CODE);
-                        on_signal(&token, &first, code);
+                        on_signal(&token, u8::try_from(128 + signal).unwrap_or(INTERRUPTED));
                     }
                 })
                 .map(drop)
@@ -108,8 +98,7 @@ pub fn install_handler(token: Cancel) -> Result<(), String> {
     static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
     INSTALLED
         .get_or_init(|| {
-            let first = OnceLock::new();
-            ctrlc::set_handler(move || on_signal(&token, &first, SIGINT_CODE))
+            ctrlc::set_handler(move || on_signal(&token, INTERRUPTED))
                 .map_err(|e| format!("cannot install the Ctrl-C handler: {e}"))
         })
         .clone()

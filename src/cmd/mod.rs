@@ -99,6 +99,11 @@ impl Command {
     }
 }
 
+/// The exit code [`run`] gives for an interrupted run: 130, the shell's code for Ctrl-C
+/// (SIGINT). The library does not know which signal cancelled the run; the binary, which
+/// installs the handler, replaces it with 128 + the number of the signal that came.
+pub const INTERRUPTED: u8 = 130;
+
 /// Runs a command and returns the process exit code. `solve`: 0 when every record was
 /// solved, 1 when some record is `multiple`, `unsolvable` or `invalid`. `verify`: 0 when
 /// every row is `ok` or `duplicate`, 1 when some row is rejected. `bench`: 1 when a
@@ -120,7 +125,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                 }
             })?;
             if report.header.interrupted {
-                return Ok(ExitCode::from(130));
+                return Ok(ExitCode::from(INTERRUPTED));
             }
             let all_solved = report.counts.status.solved == report.counts.records;
             Ok(ExitCode::from(if all_solved { 0 } else { 1 }))
@@ -141,7 +146,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             let Some(report) = bench::run_bench(&cfg)? else {
                 // Rows cut short measure nothing: no table and no export.
                 eprintln!("sudoku-batch bench: interrupted: no table or export written");
-                return Ok(ExitCode::from(130));
+                return Ok(ExitCode::from(INTERRUPTED));
             };
             // An export sent to stdout (`-`) replaces the table there.
             let e = &cfg.exports;
@@ -158,7 +163,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             start_reading(&cfg.read);
             let counts = crate::dataset::augment::run_augment(&cfg)?;
             if counts.interrupted {
-                return Ok(ExitCode::from(130));
+                return Ok(ExitCode::from(INTERRUPTED));
             }
             Ok(ExitCode::from(u8::from(counts.skipped() > 0)))
         }
@@ -166,7 +171,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             start_reading(&cfg.read);
             let summary = crate::dataset::rate::run_rate(&cfg)?;
             if summary.interrupted {
-                return Ok(ExitCode::from(130));
+                return Ok(ExitCode::from(INTERRUPTED));
             }
             let all_rated = summary.status.solved == summary.status.total();
             Ok(ExitCode::from(u8::from(!all_rated)))
@@ -211,10 +216,10 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// 130 when Ctrl-C stopped the run, else 1 when `flagged`, else 0.
+/// [`INTERRUPTED`] when Ctrl-C stopped the run, else 1 when `flagged`, else 0.
 fn exit_code(interrupted: bool, flagged: bool) -> ExitCode {
     ExitCode::from(match (interrupted, flagged) {
-        (true, _) => 130,
+        (true, _) => INTERRUPTED,
         (false, true) => 1,
         (false, false) => 0,
     })

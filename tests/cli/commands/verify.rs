@@ -161,7 +161,7 @@ fn rejects(path: &Path) -> Vec<Vec<String>> {
         header,
         ["record", "input", "line", "verdict", "detail", "puzzle", "solution"]
     );
-    // Without the input column (checked to be the file's path), so rows compare as `row()`.
+    // Without the input column (checked not empty), so rows compare as `row()`.
     common::rows_without_input(rdr)
 }
 
