@@ -62,7 +62,8 @@ pub struct BenchConfig {
     pub cancel: Cancel,
 }
 
-/// Where `--export-json`, `--export-csv` and `--export-markdown` write (`-` = stdout).
+/// Where `--export-json`, `--export-csv` and `--export-markdown` write (`-` = stdout), and
+/// the folder `--plot` draws into.
 #[derive(Clone, Debug, Default)]
 pub struct Exports {
     /// JSON report path.
@@ -71,6 +72,8 @@ pub struct Exports {
     pub csv: Option<String>,
     /// Markdown path.
     pub markdown: Option<String>,
+    /// Folder of the thread-count chart (`bench-threads.svg`); it must exist.
+    pub plot: Option<String>,
 }
 
 /// The whole benchmark: provenance, settings, inputs and one row per (input, threads).

@@ -65,6 +65,10 @@ pub struct BenchArgs {
     /// Write a Markdown table and the provenance.
     #[arg(long, value_name = "FILE")]
     pub export_markdown: Option<String>,
+    /// Draw puzzles/s by thread count into this folder (it must exist) as
+    /// DIR/bench-threads.svg; `report plot` draws the same from an --export-json file.
+    #[arg(long, value_name = "DIR")]
+    pub plot: Option<String>,
 }
 
 impl BenchArgs {
@@ -120,6 +124,7 @@ impl BenchArgs {
                 json: self.export_json,
                 csv: self.export_csv,
                 markdown: self.export_markdown,
+                plot: self.plot,
             },
             cancel: sudoku_batch::batch::Cancel::default(),
         })

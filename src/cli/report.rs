@@ -26,12 +26,14 @@ pub enum ReportCommand {
         #[arg(long)]
         partial: bool,
     },
-    /// Draw SVG charts of reports into a folder: a solve report's latency histogram, a
-    /// verify report's guesses histogram, a bench --export-json export's puzzles/s by
-    /// thread count (STEM-latency.svg, STEM-guesses.svg, STEM-threads.svg).
+    /// Draw SVG charts of reports and tables into a folder: a solve report's latency
+    /// histogram, a verify report's guesses histogram, a bench --export-json export's
+    /// puzzles/s by thread count, a generate report's rows per rating bin, a rate CSV
+    /// output's ratings, a bench-peers table's speed over tdoku's (STEM-latency.svg,
+    /// STEM-guesses.svg, STEM-threads.svg, STEM-rating.svg, STEM-peers.svg).
     Plot {
-        /// The documents to draw.
-        #[arg(value_name = "REPORT.json", required = true)]
+        /// The documents to draw: JSON reports and exports, CSV tables.
+        #[arg(value_name = "FILE", required = true)]
         inputs: Vec<String>,
         /// The folder the charts go to (it must exist).
         #[arg(short = 'o', long = "output", value_name = "DIR")]

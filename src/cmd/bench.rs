@@ -5,7 +5,7 @@
 
 use std::num::NonZeroUsize;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -27,6 +27,9 @@ use crate::summary::count;
 /// an export that cannot be written.
 pub fn run_bench(cfg: &BenchConfig) -> Result<Option<BenchReport>> {
     let exports = crate::export::open_all(&cfg.exports)?;
+    if let Some(dir) = &cfg.exports.plot {
+        super::plot::check_folder(dir).context("--plot")?;
+    }
     warn_oversubscribed(&cfg.threads);
     let mut report = BenchReport {
         provenance: Provenance::current(),
@@ -82,6 +85,14 @@ pub fn run_bench(cfg: &BenchConfig) -> Result<Option<BenchReport>> {
     }
     report.provenance.finish();
     crate::export::write_all(exports, &report)?;
+    if let Some(dir) = &cfg.exports.plot {
+        let doc = serde_json::to_value(&report).context("--plot: the report as JSON")?;
+        let charts = crate::report::plot::charts(&doc).context("--plot")?;
+        super::plot::write_charts(
+            dir,
+            charts.into_iter().map(|c| ("bench".into(), c)).collect(),
+        )?;
+    }
     // After the exports, so a run that fails says only why.
     for caveat in caveats(&report) {
         eprintln!("sudoku-batch bench: warning: {caveat}");
