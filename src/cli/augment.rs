@@ -3,10 +3,9 @@
 use clap::Args;
 
 use sudoku_batch::dataset::augment::{AugmentConfig, AugmentOptions};
-use sudoku_batch::dataset::TableOutput;
 
 use super::input::InputArgs;
-use super::output::{output_is_input, ParquetArgs, TableFormatArg};
+use super::output::TableOutputArgs;
 
 /// Flags of `augment`.
 #[derive(Debug, Args)]
@@ -36,17 +35,9 @@ pub struct AugmentArgs {
     /// one of them complete].
     #[arg(long, value_name = "NAME")]
     pub solution_column: Option<String>,
-    /// Write the pairs here (`-`: standard output); the extension picks the format (.csv,
-    /// .txt, .jsonl, .npz, .parquet; anything else: CSV).
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    pub output: String,
-    /// The output format, whatever the extension; txt: `puzzle solution` per line (`-` for
-    /// a missing solution).
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub output_format: Option<TableFormatArg>,
-    /// Parquet page compression.
+    /// Where the pairs go.
     #[command(flatten)]
-    pub parquet: ParquetArgs,
+    pub output: TableOutputArgs,
 }
 
 impl AugmentArgs {
@@ -63,10 +54,7 @@ impl AugmentArgs {
             );
         }
         let inputs = self.input.inputs()?;
-        let output_format = self.output_format.map(Into::into);
-        let parquet_compression = self.parquet.for_output(&self.output, output_format)?;
-        let outputs = [("-o", Some(&self.output))];
-        output_is_input(&inputs, &outputs)?;
+        let output = self.output.into_output(&inputs)?;
         let mut read = self.input.read_config(inputs)?;
         read.layout.solution_column = self.solution_column;
         read.layout.skip_solutions = false;
@@ -78,10 +66,7 @@ impl AugmentArgs {
                 include_original: self.include_original,
                 keep_unsolved: self.keep_unsolved,
             },
-            output: TableOutput {
-                parquet_compression,
-                ..TableOutput::new(self.output, output_format)
-            },
+            output,
         })
     }
 }

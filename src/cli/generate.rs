@@ -3,12 +3,11 @@
 use clap::Args;
 
 use sudoku_batch::cmd::Command as Run;
-use sudoku_batch::dataset::TableOutput;
 use sudoku_batch::generate::symmetry::Symmetry;
 use sudoku_batch::generate::{Bins, GenerateConfig, Options};
 
 use super::input::{parse_shard, EngineArgs, InputArgs, LayoutArgs};
-use super::output::{not_a_table, output_is_input, same_file_outputs, ParquetArgs, TableFormatArg};
+use super::output::{not_a_table, output_is_input, same_file_outputs, TableOutputArgs};
 
 /// Flags of `generate`.
 #[derive(Debug, Args)]
@@ -61,17 +60,9 @@ pub struct GenerateArgs {
     /// the number of grids.
     #[arg(long, value_name = "FILE")]
     pub from_solutions: Option<String>,
-    /// Write the puzzles here (`-`: standard output); the extension picks the format (.csv,
-    /// .txt, .jsonl, .npz, .parquet; anything else: CSV):
-    /// index,puzzle,solution,clues,rating,bin,seed,source.
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    pub output: String,
-    /// The output format, whatever the extension; txt: `puzzle solution` per line.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub output_format: Option<TableFormatArg>,
-    /// Parquet page compression.
+    /// Where the puzzles go (index,puzzle,solution,clues,rating,bin,seed,source).
     #[command(flatten)]
-    pub parquet: ParquetArgs,
+    pub output: TableOutputArgs,
     /// Write a JSON report (provenance, options, counts per bin) here.
     #[arg(long, value_name = "FILE")]
     pub report: Option<String>,
@@ -133,8 +124,6 @@ impl GenerateArgs {
             Some(spec) => Some(Bins::parse(spec).map_err(|e| format!("--rating {e}"))?),
             None => None,
         };
-        let output_format = self.output_format.map(Into::into);
-        let parquet_compression = self.parquet.for_output(&self.output, output_format)?;
         let inputs: Vec<String> = self
             .exclude
             .iter()
@@ -142,11 +131,12 @@ impl GenerateArgs {
             .cloned()
             .collect();
         let outputs = [
-            ("-o", Some(&self.output)),
+            ("-o", Some(&self.output.output)),
             ("--report", self.report.as_ref()),
         ];
-        output_is_input(&inputs, &outputs)?;
+        output_is_input(&inputs, &outputs[1..])?;
         same_file_outputs(&outputs)?;
+        let output = self.output.into_output(&inputs)?;
         not_a_table("--report", self.report.as_ref(), "a JSON report", "json")?;
         if inputs.iter().any(|p| p == "-") {
             return Err("--exclude and --from-solutions read files: name them (not -)".into());
@@ -179,10 +169,7 @@ impl GenerateArgs {
             budget: self.budget.unwrap_or(self.count.saturating_mul(1000)),
             threads: read.threads,
             shard,
-            output: TableOutput {
-                parquet_compression,
-                ..TableOutput::new(self.output, output_format)
-            },
+            output,
             report: self.report,
             exclude: self.exclude,
             exclude_solutions: self.exclude_solutions,

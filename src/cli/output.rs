@@ -281,7 +281,8 @@ pub struct TableOutputArgs {
     /// .txt, .jsonl, .npz, .parquet; anything else: CSV).
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: String,
-    /// The output format, whatever the extension.
+    /// The output format, whatever the extension; txt: space-separated, no header (the
+    /// guide gives each command's columns).
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub output_format: Option<TableFormatArg>,
     /// Parquet page compression.

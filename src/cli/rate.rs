@@ -3,10 +3,9 @@
 use clap::Args;
 
 use sudoku_batch::dataset::rate::{RateConfig, SampleMode};
-use sudoku_batch::dataset::TableOutput;
 
 use super::input::InputArgs;
-use super::output::{output_is_input, ParquetArgs, TableFormatArg};
+use super::output::TableOutputArgs;
 
 /// Flags of `rate`.
 #[derive(Debug, Args)]
@@ -25,17 +24,9 @@ pub struct RateArgs {
     /// faster, but noisier ratings, comparable only with other --first ratings.
     #[arg(long)]
     pub first: bool,
-    /// Write the ratings here (`-`: standard output); the extension picks the format (.csv,
-    /// .txt, .jsonl, .npz, .parquet; anything else: CSV).
-    #[arg(short, long, value_name = "FILE", default_value = "-")]
-    pub output: String,
-    /// The output format, whatever the extension; txt: every column separated by a space,
-    /// no header (`-` for a missing value).
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub output_format: Option<TableFormatArg>,
-    /// Parquet page compression.
+    /// Where the ratings go.
     #[command(flatten)]
-    pub parquet: ParquetArgs,
+    pub output: TableOutputArgs,
 }
 
 impl RateArgs {
@@ -45,9 +36,7 @@ impl RateArgs {
     /// A message naming the flag when a value does not fit.
     pub fn into_config(self) -> Result<RateConfig, String> {
         let inputs = self.input.inputs()?;
-        let output_format = self.output_format.map(Into::into);
-        let parquet_compression = self.parquet.for_output(&self.output, output_format)?;
-        output_is_input(&inputs, &[("-o", Some(&self.output))])?;
+        let output = self.output.into_output(&inputs)?;
         Ok(RateConfig {
             read: self.input.read_config(inputs)?,
             samples: self.samples,
@@ -57,10 +46,7 @@ impl RateArgs {
             } else {
                 SampleMode::Unique
             },
-            output: TableOutput {
-                parquet_compression,
-                ..TableOutput::new(self.output, output_format)
-            },
+            output,
         })
     }
 }
