@@ -50,6 +50,8 @@ pub struct Dug {
     pub solves: u32,
     /// Second solutions the failed tests found.
     pub witnesses: Vec<Witness>,
+    /// The blank cells of `puzzle` (bit `i` = cell `i`), kept as cells are opened.
+    blank: u128,
 }
 
 /// Bit mask of the blank cells of `g`.
@@ -66,24 +68,76 @@ impl Dug {
     /// Whether `trial` (some of `solution`'s givens) is unique: false at once when a known
     /// witness solves it, else by a solve, whose second solution, if the solver returned it,
     /// is kept as a witness.
-    fn unique(&mut self, trial: &Grid, solution: &Grid) -> bool {
-        let blank = blanks(trial);
+    ///
+    /// A trial that blanks one cell more than the (unique) puzzle dug so far is decided by
+    /// [`unique_without`], whose second solution, if any, is always a witness.
+    /// `opened`: the cells `trial` blanks that the puzzle gives (bit `i` = cell `i`).
+    fn unique(&mut self, trial: &Grid, opened: u128, solution: &Grid) -> bool {
+        let blank = self.blank | opened;
         if self.witnesses.iter().any(|w| w.diff & !blank == 0) {
             return false;
         }
-        self.solves += 1;
-        let found = solve(trial, 2);
-        if found.count == 1 {
-            return true;
-        }
-        if let Some(g) = found.grid.filter(|g| g != solution) {
-            let diff = (0..81)
-                .filter(|&c| g.0[c] != solution.0[c])
-                .fold(0, |m, c| m | 1u128 << c);
-            self.witnesses.push(Witness { diff, grid: g });
+        let second = if opened.count_ones() == 1 {
+            let (solves, second) =
+                unique_without(&self.puzzle, solution, opened.trailing_zeros() as usize);
+            self.solves += solves;
+            match second {
+                None => return true,
+                Some(g) => Some(g),
+            }
+        } else {
+            self.solves += 1;
+            let found = solve(trial, 2);
+            if found.count == 1 {
+                return true;
+            }
+            found.grid.filter(|g| g != solution)
+        };
+        if let Some(grid) = second {
+            self.witnesses.push(Witness {
+                diff: differing(&grid, solution),
+                grid,
+            });
         }
         false
     }
+}
+
+/// Cells (bit `i` = cell `i`) where `a` and `b` differ.
+fn differing(a: &Grid, b: &Grid) -> u128 {
+    (0..81)
+        .filter(|&c| a.0[c] != b.0[c])
+        .fold(0, |m, c| m | 1u128 << c)
+}
+
+/// Whether the unique `puzzle`, whose solution is `solution`, stays unique without its
+/// given at `cell`: `None` when it does, else a second solution. Another solution of the
+/// puzzle without that given must differ from `solution` at `cell` (agreeing there, it
+/// would solve `puzzle` itself), so each other digit that the cell's given peers allow is
+/// tried in the cell with a first-solution solve. That spares the search of `solution`'s
+/// own branch, which counting the puzzle's solutions to 2 walks in full. Returns the
+/// solver calls made too.
+pub fn unique_without(puzzle: &Grid, solution: &Grid, cell: usize) -> (u32, Option<Grid>) {
+    let (row, col) = (cell / 9, cell % 9);
+    let boxed = row / 3 * 3 + col / 3;
+    let mut taken = 1u16 << solution.0[cell];
+    for unit in [row, 9 + col, 18 + boxed] {
+        for c in crate::grid::UNITS[unit] {
+            if c != cell {
+                taken |= 1 << puzzle.0[c];
+            }
+        }
+    }
+    let mut solves = 0;
+    for d in (1..=9u8).filter(|&d| taken & 1 << d == 0) {
+        let mut trial = *puzzle;
+        trial.0[cell] = d;
+        solves += 1;
+        if let Some(grid) = solve(&trial, 1).grid {
+            return (solves, Some(grid));
+        }
+    }
+    (solves, None)
 }
 
 /// Longest cycle [`two_line_sets`] keeps: longer ones (up to 18 cells) seldom decide a test
@@ -98,7 +152,7 @@ const MAX_CYCLE: usize = 6;
 /// the four-cell rectangle, the commonest reason a late removal fails. The same for two
 /// columns of one stack. Cycles up to 6 long (the private `MAX_CYCLE`).
 pub fn two_line_sets(solution: &Grid) -> Vec<Witness> {
-    let mut found = Vec::new();
+    let mut found = Vec::with_capacity(64);
     // Cell (line, k) of rows (`by_row`) or of columns.
     let cell =
         |by_row: bool, line: usize, k: usize| if by_row { line * 9 + k } else { k * 9 + line };
@@ -110,19 +164,21 @@ pub fn two_line_sets(solution: &Grid) -> Vec<Witness> {
                 (0..9).for_each(|k| place[usize::from(at(l1, k))] = k);
                 let mut seen = [false; 9];
                 for start in 0..9 {
-                    let mut cycle = Vec::new();
+                    // A cycle has at most 9 columns: a fixed array, no allocation per cycle.
+                    let (mut cycle, mut len) = ([0usize; 9], 0);
                     let mut k = start;
                     while !seen[k] {
                         seen[k] = true;
-                        cycle.push(k);
+                        cycle[len] = k;
+                        len += 1;
                         k = place[usize::from(at(l2, k))];
                     }
-                    if !(2..=MAX_CYCLE).contains(&cycle.len()) {
+                    if !(2..=MAX_CYCLE).contains(&len) {
                         continue;
                     }
                     let mut grid = *solution;
                     let mut diff = 0u128;
-                    for &k in &cycle {
+                    for &k in &cycle[..len] {
                         let (x, y) = (cell(by_row, l1, k), cell(by_row, l2, k));
                         grid.0.swap(x, y);
                         diff |= 1 << x | 1 << y;
@@ -144,6 +200,7 @@ pub fn dig(solution: &Grid, order: &[&[u8]], min_clues: u32) -> Dug {
         puzzle: *solution,
         solves: 0,
         witnesses: two_line_sets(solution),
+        blank: blanks(solution),
     };
     let mut clues = solution.clues();
     let mut group = FIRST_GROUP;
@@ -164,11 +221,16 @@ pub fn dig(solution: &Grid, order: &[&[u8]], min_clues: u32) -> Dug {
             continue;
         }
         let mut trial = dug.puzzle;
+        let mut opened = 0u128;
         for orbit in &order[i..i + take] {
-            orbit.iter().for_each(|&c| trial.0[usize::from(c)] = 0);
+            for &c in *orbit {
+                trial.0[usize::from(c)] = 0;
+                opened |= 1 << c;
+            }
         }
-        if dug.unique(&trial, solution) {
+        if dug.unique(&trial, opened, solution) {
             dug.puzzle = trial;
+            dug.blank |= opened;
             clues -= removed;
             i += take;
             group = (group * 2).min(MAX_GROUP);
@@ -218,8 +280,9 @@ pub fn is_minimal_with(puzzle: &Grid, solution: &Grid, witnesses: &[Witness]) ->
         if shown {
             continue;
         }
-        solves += 1;
-        if is_unique(&less) {
+        let (made, second) = unique_without(puzzle, solution, c);
+        solves += made;
+        if second.is_none() {
             return (false, solves);
         }
     }

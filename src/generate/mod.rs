@@ -172,8 +172,12 @@ pub fn candidate(seed: u64, ordinal: u64, opts: &Options) -> Result<Candidate, R
             return Err(Rejected::ExcludedSolution);
         }
     }
-    let orbits = opts.symmetry.orbits();
-    let mut order: Vec<&[u8]> = orbits.iter().map(Vec::as_slice).collect();
+    let mut order: Vec<&[u8]> = opts
+        .symmetry
+        .cached_orbits()
+        .iter()
+        .map(Vec::as_slice)
+        .collect();
     draw.shuffle(&mut order);
     let (min, max) = opts.clues;
     let dug = dig::dig(&solution, &order, if opts.minimal { 0 } else { min });

@@ -1,15 +1,17 @@
-//! Random solution grids: randomized backtracking over an empty grid.
+//! Random solution grids: three independent boxes, then randomized backtracking.
 //!
-//! The fill takes the empty cell with the fewest candidates (the first such cell in
-//! row-major order), tries its candidates in an order drawn from the stream, and backtracks
-//! on a cell left without candidates. On an empty grid it almost never backtracks, so the
-//! cost is one pass of 81 placements.
+//! The boxes of the main diagonal (top-left, centre, bottom-right) share no unit, so each
+//! gets a permutation of the digits drawn from the stream, with no search. The fill then
+//! takes the empty cell with the fewest candidates (the first such cell in row-major
+//! order), tries its candidates in an order drawn from the stream, and backtracks on a cell
+//! left without candidates.
 //!
 //! # How far from uniform
-//! Every valid grid can be drawn (each of its digits is a candidate where it is placed), but
-//! not with equal probability: without backtracking a grid's probability is the product,
-//! over the 81 placements, of 1 / (candidates of the chosen cell), and that product differs
-//! between grids (the fewer the choices left on a grid's fill path, the likelier it is).
+//! Every valid grid can be drawn (its diagonal boxes are three permutations, and each of its
+//! other digits is a candidate where it is placed), but not with equal probability: without
+//! backtracking a grid's probability is (1/9!)³ times the product, over the other 54
+//! placements, of 1 / (candidates of the chosen cell), and that product differs between
+//! grids (the fewer the choices left on a grid's fill path, the likelier it is).
 //! A uniform sampler over the 6.67·10²¹ grids would weigh each partial fill by its number
 //! of completions instead; that is not done. The fill does not depend on our solver, so a
 //! change to the solver's search never changes the grids a seed gives.
@@ -17,44 +19,57 @@
 use super::draw::Draw;
 use crate::grid::{Grid, CELLS};
 
-/// Row, column and box of each cell.
-const fn unit_of(cell: usize) -> (usize, usize, usize) {
-    let (r, c) = (cell / 9, cell % 9);
-    (r, c, r / 3 * 3 + c / 3)
-}
+/// The 20 peers of each cell (the other cells of its row, column and box).
+const PEERS: [[u8; 20]; CELLS] = {
+    let mut t = [[0u8; 20]; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let (r, c) = (cell / 9, cell % 9);
+        let mut n = 0;
+        let mut other = 0;
+        while other < CELLS {
+            let (or, oc) = (other / 9, other % 9);
+            let same_box = r / 3 == or / 3 && c / 3 == oc / 3;
+            if other != cell && (or == r || oc == c || same_box) {
+                t[cell][n] = other as u8;
+                n += 1;
+            }
+            other += 1;
+        }
+        cell += 1;
+    }
+    t
+};
 
-/// A grid being filled: digits and, per unit, a bit mask of the digits used (bit `d - 1`).
+/// What a filled cell's mask holds: bits above the nine digits' (which placements in its
+/// peers never clear), more of them than any empty cell can have candidates, so the search
+/// for the fewest candidates never picks it, with no test for "filled".
+const FILLED: u32 = !0x1ff;
+
+/// A grid being filled: digits and, per cell, its candidates (bit `d - 1`; [`FILLED`] once
+/// it holds a digit). Kept per cell, not per unit, because the fill reads every cell's
+/// count at each placement and writes only the 20 peers of one.
 struct Fill {
     cells: [u8; CELLS],
-    rows: [u16; 9],
-    cols: [u16; 9],
-    boxes: [u16; 9],
+    cand: [u32; CELLS],
 }
 
 impl Fill {
-    fn used(&self, cell: usize) -> u16 {
-        let (r, c, b) = unit_of(cell);
-        self.rows[r] | self.cols[c] | self.boxes[b]
-    }
-
-    fn set(&mut self, cell: usize, d: u8) {
-        let (r, c, b) = unit_of(cell);
-        let bit = 1 << (d - 1);
-        self.rows[r] ^= bit;
-        self.cols[c] ^= bit;
-        self.boxes[b] ^= bit;
-        self.cells[cell] = if self.cells[cell] == 0 { d } else { 0 };
+    fn place(&mut self, cell: usize, d: u8) {
+        self.cells[cell] = d;
+        self.cand[cell] = FILLED;
+        let bit = !(1u32 << (d - 1));
+        for &p in &PEERS[cell] {
+            self.cand[usize::from(p)] &= bit;
+        }
     }
 
     /// Fills every empty cell; false when some cell runs out of candidates on every path.
     fn complete(&mut self, draw: &mut Draw) -> bool {
         let mut best = None;
         let mut fewest = 10;
-        for cell in 0..CELLS {
-            if self.cells[cell] != 0 {
-                continue;
-            }
-            let n = 9 - self.used(cell).count_ones();
+        for (cell, mask) in self.cand.iter().enumerate() {
+            let n = mask.count_ones();
             if n < fewest {
                 fewest = n;
                 best = Some(cell);
@@ -64,7 +79,7 @@ impl Fill {
             }
         }
         let Some(cell) = best else { return true };
-        let free = !self.used(cell) & 0x1ff;
+        let free = self.cand[cell];
         let mut digits = [0u8; 9];
         let mut n = 0;
         for d in 1..=9u8 {
@@ -74,12 +89,14 @@ impl Fill {
             }
         }
         draw.shuffle(&mut digits[..n]);
+        let saved = self.cand;
         for &d in &digits[..n] {
-            self.set(cell, d);
+            self.place(cell, d);
             if self.complete(draw) {
                 return true;
             }
-            self.set(cell, d);
+            self.cand = saved;
+            self.cells[cell] = 0;
         }
         false
     }
@@ -89,12 +106,17 @@ impl Fill {
 pub fn random_solution(draw: &mut Draw) -> Grid {
     let mut fill = Fill {
         cells: [0; CELLS],
-        rows: [0; 9],
-        cols: [0; 9],
-        boxes: [0; 9],
+        cand: [0x1ff; CELLS],
     };
+    for b in [0, 4, 8] {
+        let mut digits = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+        draw.shuffle(&mut digits);
+        for (k, d) in digits.into_iter().enumerate() {
+            fill.place((b / 3 * 3 + k / 3) * 9 + b % 3 * 3 + k % 3, d);
+        }
+    }
     let done = fill.complete(draw);
-    debug_assert!(done, "an empty grid always completes");
+    debug_assert!(done, "three diagonal boxes always complete");
     Grid(fill.cells)
 }
 

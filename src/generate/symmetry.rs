@@ -79,6 +79,19 @@ impl Symmetry {
         }
     }
 
+    /// [`Symmetry::orbits`], computed once per symmetry for the whole process: every
+    /// candidate needs them (in an order of its own), and building them allocates a
+    /// vector per orbit.
+    pub fn cached_orbits(self) -> &'static [Vec<u8>] {
+        static CACHE: [std::sync::OnceLock<Vec<Vec<u8>>>; Symmetry::ALL.len()] =
+            [const { std::sync::OnceLock::new() }; Symmetry::ALL.len()];
+        let at = Symmetry::ALL
+            .iter()
+            .position(|&s| s == self)
+            .expect("every symmetry is in ALL");
+        CACHE[at].get_or_init(|| self.orbits())
+    }
+
     /// The orbits of the 81 cells (0-based, row-major), each sorted, in the order of their
     /// first cell: every cell in exactly one.
     pub fn orbits(self) -> Vec<Vec<u8>> {
