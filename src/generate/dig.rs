@@ -56,7 +56,7 @@ pub struct Dug {
 
 /// Bit mask of the blank cells of `g`.
 fn blanks(g: &Grid) -> u128 {
-    (0..81).filter(|&c| g.0[c] == 0).fold(0, |m, c| m | 1 << c)
+    cell_mask(|c| g.0[c] == 0)
 }
 
 /// Whether `puzzle` has exactly one solution (our solver, counting to 2).
@@ -105,9 +105,21 @@ impl Dug {
 
 /// Cells (bit `i` = cell `i`) where `a` and `b` differ.
 fn differing(a: &Grid, b: &Grid) -> u128 {
-    (0..81)
-        .filter(|&c| a.0[c] != b.0[c])
-        .fold(0, |m, c| m | 1u128 << c)
+    cell_mask(|c| a.0[c] != b.0[c])
+}
+
+/// The cells (bit `i` = cell `i`) where `pred` holds. Built in two 64-bit halves, without
+/// branches: a shift of a `u128` by a variable amount costs a branch or a select on every
+/// cell, and the dig builds a mask for every second solution it finds.
+fn cell_mask(pred: impl Fn(usize) -> bool) -> u128 {
+    let (mut lo, mut hi) = (0u64, 0u64);
+    for c in 0..64 {
+        lo |= u64::from(pred(c)) << c;
+    }
+    for c in 64..81 {
+        hi |= u64::from(pred(c)) << (c - 64);
+    }
+    u128::from(hi) << 64 | u128::from(lo)
 }
 
 /// Whether the unique `puzzle`, whose solution is `solution`, stays unique without its

@@ -41,24 +41,41 @@ const PEERS: [[u8; 20]; CELLS] = {
     t
 };
 
-/// What a filled cell's mask holds: bits above the nine digits' (which placements in its
-/// peers never clear), more of them than any empty cell can have candidates, so the search
-/// for the fewest candidates never picks it, with no test for "filled".
-const FILLED: u32 = !0x1ff;
+/// The bit a filled cell's mask holds, above the nine digits' (which placements in its
+/// peers clear, never this one).
+const FILLED: u16 = 0x200;
 
-/// A grid being filled: digits and, per cell, its candidates (bit `d - 1`; [`FILLED`] once
-/// it holds a digit). Kept per cell, not per unit, because the fill reads every cell's
-/// count at each placement and writes only the 20 peers of one.
+/// Candidates of a cell by its mask: the bits set of an empty cell's mask, 10 (more than
+/// any empty cell has) for a filled one, so the search for the fewest never picks it. A
+/// table, because the portable build has no population-count instruction and the fill
+/// counts every cell at each placement.
+const COUNT: [u8; 1024] = {
+    let mut t = [0u8; 1024];
+    let mut m = 0;
+    while m < 1024 {
+        t[m] = if m & FILLED as usize != 0 {
+            10
+        } else {
+            (m as u16).count_ones() as u8
+        };
+        m += 1;
+    }
+    t
+};
+
+/// A grid being filled: digits and, per cell, its candidates (bit `d - 1`; [`FILLED`] set
+/// once it holds a digit). Kept per cell, not per unit, because the fill reads every
+/// cell's count at each placement and writes only the 20 peers of one.
 struct Fill {
     cells: [u8; CELLS],
-    cand: [u32; CELLS],
+    cand: [u16; CELLS],
 }
 
 impl Fill {
     fn place(&mut self, cell: usize, d: u8) {
         self.cells[cell] = d;
-        self.cand[cell] = FILLED;
-        let bit = !(1u32 << (d - 1));
+        self.cand[cell] = FILLED | 0x1ff;
+        let bit = !(1u16 << (d - 1));
         for &p in &PEERS[cell] {
             self.cand[usize::from(p)] &= bit;
         }
@@ -68,8 +85,8 @@ impl Fill {
     fn complete(&mut self, draw: &mut Draw) -> bool {
         let mut best = None;
         let mut fewest = 10;
-        for (cell, mask) in self.cand.iter().enumerate() {
-            let n = mask.count_ones();
+        for (cell, &mask) in self.cand.iter().enumerate() {
+            let n = COUNT[usize::from(mask)];
             if n < fewest {
                 fewest = n;
                 best = Some(cell);
@@ -79,7 +96,7 @@ impl Fill {
             }
         }
         let Some(cell) = best else { return true };
-        let free = self.cand[cell];
+        let free = self.cand[cell] & 0x1ff;
         let mut digits = [0u8; 9];
         let mut n = 0;
         for d in 1..=9u8 {
