@@ -2,9 +2,9 @@
 //!
 //! The givens are tried for removal an orbit at a time (one cell without `--symmetry`) in
 //! an order drawn from the candidate's stream; an orbit stays removed when the puzzle is
-//! still unique without it (our solver counting to 2). Uniqueness only gets harder to keep
-//! as givens go, so an orbit that cannot be removed at its turn cannot be removed later
-//! either: after one pass no single orbit is removable.
+//! still unique without it (our solver counting to 2, or for one cell [`unique_without`]).
+//! Uniqueness only gets harder to keep as givens go, so an orbit that cannot be removed at
+//! its turn cannot be removed later either: after one pass no single orbit is removable.
 //!
 //! The pass tests orbits in groups ([`dig`]): when the puzzle stays unique without the next
 //! `k` orbits, each of them would also have been removed one at a time (every puzzle on the
@@ -275,7 +275,7 @@ pub fn is_minimal(puzzle: &Grid) -> bool {
 /// [`is_minimal`] for a puzzle dug from `solution`, with the witnesses of its dig: a
 /// given is shown needed by a witness that is checked to be a second solution of the
 /// puzzle without it (complete, valid, keeping every other given, not `solution`), else by
-/// a solve. Returns the answer and the solves made.
+/// [`unique_without`]'s solves. Returns the answer and the solves made.
 pub fn is_minimal_with(puzzle: &Grid, solution: &Grid, witnesses: &[Witness]) -> (bool, u32) {
     let mut solves = 0;
     let blank = blanks(puzzle);

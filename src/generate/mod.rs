@@ -4,13 +4,15 @@
 //!
 //! A run is a sequence of *candidates*. Each is built from its own seed
 //! ([`draw::candidate_seed`]) by [`candidate`]:
-//! 1. a solution grid: a random one ([`sample`], randomized backtracking; its module docs say
+//! 1. a solution grid: a random one ([`sample`], random diagonal boxes, then randomized
+//!    backtracking; its module docs say
 //!    how far from uniform that is), or one of the grids of `--from-solutions`;
 //! 2. givens removed an orbit of `--symmetry` at a time in an order drawn from the seed,
 //!    each while the puzzle stays unique ([`dig`]); with `--clues MIN..MAX` removal stops at
 //!    `MIN` givens (without `--minimal`) and a puzzle above `MAX` is rejected;
 //! 3. filters: with `--minimal` every given is checked non-removable on the finished puzzle
-//!    ([`dig::is_minimal_with`]: a second solution without it, checked, or a solve); with `--exclude` the puzzle's canonical form (and with
+//!    ([`dig::is_minimal_with`]: a second solution without it, checked, or solves); with
+//!    `--exclude` the puzzle's canonical form (and with
 //!    `--exclude-solutions` its solution grid's) must not be one of the excluded files';
 //! 4. with `--rating`, the puzzle's `rate` score ([`crate::dataset::rate::sample_guesses`]).
 //!
