@@ -4,6 +4,7 @@
 //! `sudoku_batch/__init__.py` adds the keyword defaults, input normalisation and result
 //! classes users see, and documents shapes and dtypes.
 
+mod generate;
 mod input;
 mod read;
 mod run;
@@ -344,6 +345,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(canonical, m)?)?;
     m.add_function(wrap_pyfunction!(rate, m)?)?;
+    m.add_function(wrap_pyfunction!(generate::generate, m)?)?;
     m.add_function(wrap_pyfunction!(overlap, m)?)?;
     m.add_function(wrap_pyfunction!(dedupe, m)?)?;
     m.add_function(wrap_pyfunction!(augment, m)?)?;

@@ -43,12 +43,14 @@ __all__ = [
     "Solved",
     "Ratings",
     "Augmented",
+    "Generated",
     "solve",
     "canonical",
     "augment",
     "apply_transforms",
     "invert",
     "rate",
+    "generate",
     "overlap",
     "dedupe",
     "read",
@@ -317,6 +319,87 @@ def rate(
     if samples < 1:
         raise ValueError(f"samples must be at least 1, not {samples}")
     return Ratings(*_native.rate(_puzzles(puzzles), samples, seed, threads))
+
+
+@dataclass(frozen=True)
+class Generated:
+    """What ``generate`` made: ``(n,)`` rows (fewer when ``complete`` is False).
+
+    Attributes:
+        puzzles: ``(n, 81) uint8``, row-major, 0 = empty; each has exactly one solution.
+        solutions: ``(n, 81) uint8``, each puzzle's solution.
+        clues: ``(n,) uint32``, givens of each puzzle.
+        rating: ``(n,) float64``, the ``rate`` score with a ``rating`` target, else NaN.
+        bin: ``(n,) int64``, 0-based bin of the ``rating`` target (0 without one).
+        seed: ``(n,) uint64``, the seed the row was built from.
+        complete: whether every bin got its rows (False: a bin spent its ``budget``).
+    """
+
+    puzzles: np.ndarray
+    solutions: np.ndarray
+    clues: np.ndarray
+    rating: np.ndarray
+    bin: np.ndarray
+    seed: np.ndarray
+    complete: bool
+
+
+def generate(
+    n: int,
+    *,
+    seed: int = 0,
+    minimal: bool = False,
+    symmetry: str = "none",
+    clues: Optional[tuple[int, int]] = None,
+    rating: Optional[str] = None,
+    samples: int = 10,
+    rating_seed: int = 0,
+    exclude: Any = None,
+    budget: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> Generated:
+    """``n`` new puzzles with exactly one solution: the rows ``sudoku-batch generate -n n
+    --seed seed`` writes with the same options, the same at any thread count.
+
+    Args:
+        n: rows to make.
+        seed: seed of the run.
+        minimal: keep only puzzles from which no single given can be removed (checked).
+        symmetry: the pattern of givens: ``none``, ``180``, ``90``, ``diagonal``,
+            ``antidiagonal``, ``horizontal``, ``vertical`` or ``full``.
+        clues: ``(min, max)`` givens, ``17 <= min <= max <= 81``.
+        rating: a target over the ``rate`` score, as ``--rating`` takes it (``"5"``: five
+            equal bins; ``"3:0..2"``; edges ``"0,1,2,inf"``).
+        samples, rating_seed: the ``rate`` settings of the rating.
+        exclude: puzzles (any form ``solve`` takes) of which no generated puzzle may be an
+            isomorph (canonical forms compared, as ``overlap`` does).
+        budget: candidates to try at most (default ``1000 * n``).
+        threads: worker threads (default: every core).
+
+    Raises:
+        ValueError: an option out of range (naming it), or an ``exclude`` row that is not a
+            puzzle.
+    """
+    if n < 0:
+        raise ValueError(f"n must be at least 0, not {n}")
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, not {samples}")
+    excluded = None if exclude is None else _puzzles(exclude)
+    return Generated(
+        *_native.generate(
+            n,
+            seed,
+            minimal,
+            symmetry,
+            clues if clues is not None else (17, 81),
+            rating,
+            samples,
+            rating_seed,
+            excluded,
+            budget,
+            threads,
+        )
+    )
 
 
 def overlap(train: Any, test: Any, *, threads: Optional[int] = None) -> np.ndarray:

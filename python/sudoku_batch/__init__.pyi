@@ -63,6 +63,30 @@ def invert(grids: Puzzles, transforms: Union[npt.ArrayLike, Sequence[str]]) -> n
 def rate(
     puzzles: Puzzles, *, samples: int = 10, seed: int = 0, threads: Optional[int] = None
 ) -> Ratings: ...
+@dataclass(frozen=True)
+class Generated:
+    puzzles: npt.NDArray[np.uint8]  # (n, 81)
+    solutions: npt.NDArray[np.uint8]  # (n, 81)
+    clues: npt.NDArray[np.uint32]  # (n,)
+    rating: npt.NDArray[np.float64]
+    bin: npt.NDArray[np.int64]
+    seed: npt.NDArray[np.uint64]
+    complete: bool
+
+def generate(
+    n: int,
+    *,
+    seed: int = 0,
+    minimal: bool = False,
+    symmetry: str = "none",
+    clues: Optional[tuple[int, int]] = None,
+    rating: Optional[str] = None,
+    samples: int = 10,
+    rating_seed: int = 0,
+    exclude: Optional[Puzzles] = None,
+    budget: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> Generated: ...
 def overlap(train: Puzzles, test: Puzzles, *, threads: Optional[int] = None) -> npt.NDArray[np.int64]: ...
 def dedupe(puzzles: Puzzles, *, threads: Optional[int] = None) -> npt.NDArray[np.int64]: ...
 def read(
