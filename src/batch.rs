@@ -235,6 +235,29 @@ pub fn rate_many(
     map_rows(puzzles.len(), opts, |i| rate(&puzzles[i], samples, seed))
 }
 
+/// The `trace` command's trace of every puzzle ([`crate::trace::trace`]: steps with named
+/// techniques, guesses and backtracks, the grid reached) with the puzzle's solution count
+/// up to 2 by the solver (0 when the trace found none, or the givens clash), as `trace`
+/// tells `solved` from `multiple`; one `(trace, count)` per row, in input order.
+///
+/// # Errors
+/// [`BatchError::Cancelled`] when `opts.cancel` is set; [`BatchError::Threads`] when a pool
+/// of `opts.threads` cannot start.
+pub fn trace_many(
+    puzzles: &[Grid],
+    opts: &Options,
+) -> Result<Vec<(crate::trace::Trace, u32)>, BatchError> {
+    map_rows(puzzles.len(), opts, |i| {
+        let t = crate::trace::trace(&puzzles[i]);
+        let count = if t.outcome == Some(crate::trace::Outcome::Solved) {
+            crate::solver::solve(&puzzles[i], 2).count
+        } else {
+            0
+        };
+        (t, count)
+    })
+}
+
 /// For each puzzle, the index of the first earlier puzzle it is an isomorph of (equal
 /// included), or `None` for the first of its class: the rows `sudoku-batch dedup --iso`
 /// drops are the `Some` ones. Classes are compared by the 96-bit key of the minlex form,

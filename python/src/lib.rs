@@ -8,6 +8,7 @@ mod generate;
 mod input;
 mod read;
 mod run;
+mod trace;
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -346,6 +347,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(canonical, m)?)?;
     m.add_function(wrap_pyfunction!(rate, m)?)?;
     m.add_function(wrap_pyfunction!(generate::generate, m)?)?;
+    m.add_function(wrap_pyfunction!(trace::trace, m)?)?;
     m.add_function(wrap_pyfunction!(overlap, m)?)?;
     m.add_function(wrap_pyfunction!(dedupe, m)?)?;
     m.add_function(wrap_pyfunction!(augment, m)?)?;

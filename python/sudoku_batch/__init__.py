@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, Iterator, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 import numpy as np
 
@@ -44,6 +44,7 @@ __all__ = [
     "Ratings",
     "Augmented",
     "Generated",
+    "Traces",
     "solve",
     "canonical",
     "augment",
@@ -51,6 +52,7 @@ __all__ = [
     "invert",
     "rate",
     "generate",
+    "trace",
     "overlap",
     "dedupe",
     "read",
@@ -400,6 +402,52 @@ def generate(
             threads,
         )
     )
+
+
+@dataclass(frozen=True)
+class Traces:
+    """What ``trace`` found, one row per puzzle (the ``trace`` command's summary columns).
+
+    Attributes:
+        status: ``(N,) uint8``: ``SOLVED``, ``MULTIPLE`` (the trace reached one of several
+            solutions), ``UNSOLVABLE`` or ``INVALID`` (two givens clash).
+        solutions: ``(N, 81) uint8``, the grid the trace reached; all 0 where none.
+        hardest_code: ``(N,) int16``, the hardest technique used (codes in docs/trace.md;
+            17 = guess), -1 where no step was taken.
+        steps, placements, eliminations, guesses, backtracks, max_depth: ``(N,) uint32``.
+        shah: ``(N, 325) uint8``, the Shah et al. layout (docs/trace.md).
+        steps_json: each puzzle's steps as a JSON array (the command's ``trace`` column),
+            or ``None`` unless asked for with ``json=True``.
+    """
+
+    status: np.ndarray
+    solutions: np.ndarray
+    hardest_code: np.ndarray
+    steps: np.ndarray
+    placements: np.ndarray
+    eliminations: np.ndarray
+    guesses: np.ndarray
+    backtracks: np.ndarray
+    max_depth: np.ndarray
+    shah: np.ndarray
+    steps_json: Optional[List[str]]
+
+
+def trace(
+    puzzles: Any,
+    *,
+    json: bool = False,
+    placements_only: bool = False,
+    threads: Optional[int] = None,
+) -> Traces:
+    """Step-by-step solutions with named techniques, as ``sudoku-batch trace`` writes them:
+    the summary columns, the Shah et al. rows and, with ``json=True``, the steps
+    (``placements_only``: only the placements and guesses that stand in the solution).
+
+    Raises:
+        ValueError: naming the first row that is not a puzzle.
+    """
+    return Traces(*_native.trace(_puzzles(puzzles), placements_only, json, threads))
 
 
 def overlap(train: Any, test: Any, *, threads: Optional[int] = None) -> np.ndarray:

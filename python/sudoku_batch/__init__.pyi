@@ -2,7 +2,7 @@
 
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, Iterator, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -87,6 +87,27 @@ def generate(
     budget: Optional[int] = None,
     threads: Optional[int] = None,
 ) -> Generated: ...
+@dataclass(frozen=True)
+class Traces:
+    status: npt.NDArray[np.uint8]  # (N,)
+    solutions: npt.NDArray[np.uint8]  # (N, 81)
+    hardest_code: npt.NDArray[np.int16]  # (N,)
+    steps: npt.NDArray[np.uint32]
+    placements: npt.NDArray[np.uint32]
+    eliminations: npt.NDArray[np.uint32]
+    guesses: npt.NDArray[np.uint32]
+    backtracks: npt.NDArray[np.uint32]
+    max_depth: npt.NDArray[np.uint32]
+    shah: npt.NDArray[np.uint8]  # (N, 325)
+    steps_json: Optional[List[str]]
+
+def trace(
+    puzzles: Puzzles,
+    *,
+    json: bool = False,
+    placements_only: bool = False,
+    threads: Optional[int] = None,
+) -> Traces: ...
 def overlap(train: Puzzles, test: Puzzles, *, threads: Optional[int] = None) -> npt.NDArray[np.int64]: ...
 def dedupe(puzzles: Puzzles, *, threads: Optional[int] = None) -> npt.NDArray[np.int64]: ...
 def read(
