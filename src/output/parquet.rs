@@ -42,6 +42,15 @@ use crate::grid::CELLS;
 /// Rows per row group (and per Arrow batch held in memory).
 pub const ROW_GROUP: usize = 64 * 1024;
 
+/// Text bytes buffered in the Arrow builders before they are written as a batch, whatever
+/// the row count: a row of `trace` holds a whole puzzle's steps (kilobytes), so 64 Ki rows
+/// of it would hold hundreds of megabytes.
+const BATCH_BYTES: usize = 32 << 20;
+
+/// Encoded bytes of the row group in progress after which it is closed early, for the
+/// same reason: the writer keeps a row group's pages in memory until it closes it.
+const ROW_GROUP_BYTES: usize = 128 << 20;
+
 /// Bytes of distinct values after which a column's dictionary gives way to PLAIN values for
 /// the rest of the row group. arrow-rs's default, 1 MiB, hashed and interned about 30,000
 /// distinct `augment` transform codes in every row group before giving up: at 64 KiB the
@@ -56,12 +65,15 @@ enum Builder {
     Bool(BooleanBuilder),
 }
 
-/// Buffers up to [`ROW_GROUP`] rows in Arrow builders, then writes them as a row group.
+/// Buffers up to [`ROW_GROUP`] rows (or `BATCH_BYTES` of text) in Arrow builders, then
+/// writes them; a row group closes at [`ROW_GROUP`] rows or `ROW_GROUP_BYTES` encoded.
 pub(crate) struct ParquetTable {
     writer: ArrowWriter<Target>,
     schema: Arc<Schema>,
     builders: Vec<Builder>,
     rows: usize,
+    /// Text bytes in the builders.
+    bytes: usize,
 }
 
 fn builders(columns: &[Column]) -> Vec<Builder> {
@@ -119,6 +131,7 @@ impl ParquetTable {
             schema,
             builders: builders(columns),
             rows: 0,
+            bytes: 0,
         })
     }
 
@@ -142,6 +155,10 @@ impl ParquetTable {
         let batch = RecordBatch::try_new(self.schema.clone(), arrays).map_err(to_io)?;
         self.writer.write(&batch).map_err(to_io)?;
         self.rows = 0;
+        self.bytes = 0;
+        if self.writer.in_progress_size() >= ROW_GROUP_BYTES {
+            self.writer.flush().map_err(to_io)?;
+        }
         Ok(())
     }
 }
@@ -155,7 +172,10 @@ impl TableWriter for ParquetTable {
                     g.write_digits(&mut digits);
                     b.append_value(std::str::from_utf8(&digits).expect("digits are ASCII"));
                 }
-                (Builder::Text(b), Value::Text(t) | Value::Json(t)) => b.append_value(t),
+                (Builder::Text(b), Value::Text(t) | Value::Json(t)) => {
+                    self.bytes += t.len();
+                    b.append_value(t);
+                }
                 (Builder::Text(b), v @ Value::Bytes(_)) => {
                     let mut text = Vec::new();
                     super::table::push_plain(&mut text, v);
@@ -173,7 +193,7 @@ impl TableWriter for ParquetTable {
             }
         }
         self.rows += 1;
-        if self.rows >= ROW_GROUP {
+        if self.rows >= ROW_GROUP || self.bytes >= BATCH_BYTES {
             self.flush_batch()?;
         }
         Ok(())
