@@ -7,6 +7,7 @@ mod csv_rfc4180;
 mod delimiters;
 mod layouts;
 mod live;
+mod long_line;
 mod published;
 mod streams;
 mod truncation;
