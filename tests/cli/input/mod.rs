@@ -5,6 +5,7 @@ mod by_content;
 mod cases;
 mod csv_rfc4180;
 mod delimiters;
+mod json_grids;
 mod layouts;
 mod live;
 mod long_line;
