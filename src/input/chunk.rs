@@ -387,9 +387,14 @@ impl LineParser {
         )
     }
 
-    /// A line longer than [`MAX_LINE`]: one invalid record, with empty fields.
+    /// A line longer than [`MAX_LINE`]: one invalid record, with empty fields. A JSON
+    /// Lines record gets none, as a line that is not an object does: a table output fills
+    /// its columns in, where the three fields of a lines record made a short row.
     fn too_long(&self, spare: &mut Vec<csv::ByteRecord>) -> Parsed {
-        let fields = self.keep_text.then(|| text(spare, b"", b"", b""));
+        let fields = match &self.json {
+            Some(_) => Some(csv::ByteRecord::new()),
+            None => self.keep_text.then(|| text(spare, b"", b"", b"")),
+        };
         (
             Err(ParseError::LineTooLong { limit: MAX_LINE }),
             None,

@@ -10,8 +10,11 @@
 //!
 //! A value becomes a field as text: a string as it is, a number or `true`/`false` as written
 //! in the line (every digit of `12345678901234567890123`, `1.50` not `1.5`), an array of
-//! whole numbers 0-9 as their digits (so `[0,0,3,...]` is a grid), a missing key or `null`
-//! as an empty field, anything else as its JSON text in the line. A line that is
+//! whole numbers 0-9 as their digits (so `[0,0,3,...]` is a grid), a grid written as 81
+//! values or as 9 rows of 9 (`[[5,3,null,...],...]`: whole numbers 0-9, `null` or `0` for
+//! an empty cell) as its 81 cells, a missing key or `null` as an empty field, anything else
+//! as its JSON text in the line. As puzzle or solution, an array of another shape is a
+//! malformed grid whose reason names the shape. A line that is
 //! not a JSON object, or whose puzzle is missing or `null`, is one invalid record; a missing
 //! or `null` solution means the record carries none.
 
@@ -122,8 +125,84 @@ fn digit_of(x: &str) -> Option<u8> {
     }
 }
 
+/// The cell an element of a grid array stands for: a digit 0-9 as [`digit_of`], or `null`
+/// for an empty cell (written `0`, as a `0` element is).
+fn cell_of(x: &str) -> Option<u8> {
+    if is_null(x) {
+        return Some(b'0');
+    }
+    digit_of(x)
+}
+
+/// An element's JSON text as a message quotes it: whole when short, else its first
+/// characters and `...` (a string element may be a whole line long).
+fn quoted(x: &str) -> String {
+    const SHOWN: usize = 24;
+    match x.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}...", &x[..cut]),
+        None => x.to_string(),
+    }
+}
+
+/// The 81 cells (`b'0'`-`b'9'`, `0` empty) of the JSON array whose elements are `a`, read
+/// as a grid, or why it is none (a phrase that follows `"puzzle" is`). Two shapes are
+/// grids:
+/// - flat: 81 elements, each a whole number 0-9 or `null`;
+/// - nested: 9 rows (an array is nested when any element is an array), each an array of 9
+///   such elements, the rows top to bottom.
+///
+/// # Errors
+/// The shape named with where it goes wrong: the first element that is no cell (0-based,
+/// flat) or the row count, a row's length, or the first bad value (rows and columns
+/// 1-based, nested); a flat array of cells but not 81 of them says how many.
+fn grid_of(a: &[&str]) -> Result<Vec<u8>, String> {
+    if !a.iter().any(|x| x.starts_with('[')) {
+        return match a.iter().enumerate().find(|(_, x)| cell_of(x).is_none()) {
+            Some((i, x)) => Err(format!(
+                "an array of {} values whose element {i} is {}, not a digit 0-9 or null",
+                a.len(),
+                quoted(x)
+            )),
+            None if a.len() != 81 => Err(format!("an array of {} cells, expected 81", a.len())),
+            None => Ok(a.iter().filter_map(|x| cell_of(x)).collect()),
+        };
+    }
+    if a.len() != 9 {
+        return Err(format!("a nested list of {} rows, expected 9", a.len()));
+    }
+    let mut cells = Vec::with_capacity(81);
+    for (r, row) in a.iter().enumerate() {
+        let r = r + 1;
+        let Some(values) = array_elements(row) else {
+            return Err(format!(
+                "a nested list whose row {r} is {}, not a list of 9 values",
+                quoted(row)
+            ));
+        };
+        if values.len() != 9 {
+            return Err(format!(
+                "a nested list whose row {r} has {} values, expected 9",
+                values.len()
+            ));
+        }
+        for (c, x) in values.iter().enumerate() {
+            let Some(cell) = cell_of(x) else {
+                return Err(format!(
+                    "a nested list whose row {r} holds {} in column {}, not a digit 0-9 or null",
+                    quoted(x),
+                    c + 1
+                ));
+            };
+            cells.push(cell);
+        }
+    }
+    Ok(cells)
+}
+
 /// Appends the text of the JSON text `v` (see the module documentation) to `out`: a
-/// string unescaped, a number, `true`, `false`, an object or any other array as written.
+/// string unescaped; an array that is a grid ([`grid_of`]) as its 81 cells, and any other
+/// array of whole numbers 0-9 as its digits; a number, `true`, `false`, an object or any
+/// other array as written.
 fn push_text(v: &str, out: &mut Vec<u8>) {
     if is_null(v) {
         return;
@@ -135,30 +214,26 @@ fn push_text(v: &str, out: &mut Vec<u8>) {
             return;
         }
     }
-    if let Some(cells) =
-        array_elements(v).and_then(|a| a.iter().map(|x| digit_of(x)).collect::<Option<Vec<u8>>>())
-    {
-        out.extend_from_slice(&cells);
-        return;
+    if let Some(a) = array_elements(v) {
+        // `null` stands for a cell only in an array of a grid's shape: `[1,null]` in another
+        // column is kept as written, not read as `10`.
+        if let Ok(cells) = grid_of(&a) {
+            out.extend_from_slice(&cells);
+            return;
+        }
+        if let Some(digits) = a.iter().map(|x| digit_of(x)).collect::<Option<Vec<u8>>>() {
+            out.extend_from_slice(&digits);
+            return;
+        }
     }
     out.extend_from_slice(v.as_bytes());
 }
 
-/// Why `v` is not a grid array, when it is an array: one with an element that is not a whole
-/// number 0-9 (its text would only make the grid parser stop at the `[`) names the first
-/// such element, 0-based; one of digits but not 81 of them says how many cells it has
-/// (as digits it would read as a string of that length, with a hint about spreadsheets
-/// that does not fit an array).
+/// Why `v` is not a grid array, when it is an array ([`grid_of`]): its text would only make
+/// the grid parser stop at the `[`, and an array of digits of the wrong length would read
+/// as a string of that length, with a hint about spreadsheets that does not fit an array.
 fn not_a_grid_array(v: &str) -> Option<String> {
-    let a = array_elements(v)?;
-    match a.iter().enumerate().find(|(_, x)| digit_of(x).is_none()) {
-        Some((i, x)) => Some(format!(
-            "an array of {} values whose element {i} is {x}, not a digit 0-9",
-            a.len()
-        )),
-        None if a.len() != 81 => Some(format!("an array of {} cells, expected 81", a.len())),
-        None => None,
-    }
+    grid_of(&array_elements(v)?).err()
 }
 
 /// The fields of an object whose values are `values` (in header order, see
@@ -402,7 +477,7 @@ mod tests {
         let (puzzle, _, _) = cols.parse(line.as_bytes());
         assert_eq!(
             puzzle.unwrap_err().to_string(),
-            "\"puzzle\" is an array of 81 values whose element 5 is 10, not a digit 0-9"
+            "\"puzzle\" is an array of 81 values whose element 5 is 10, not a digit 0-9 or null"
         );
         let line = format!("{{\"puzzle\":\"{P}\",\"solution\":[1,-2]}}");
         let (puzzle, solution, _) = cols.parse(line.as_bytes());
@@ -460,6 +535,111 @@ mod tests {
         assert_eq!(
             solution.unwrap().unwrap_err().to_string(),
             "\"solution\" is an array of 82 cells, expected 81"
+        );
+    }
+
+    /// The givens of `P` as JSON cells, `0` written as `blank` (`0` or `null`).
+    fn cells_of(grid: &str, blank: &str) -> Vec<String> {
+        grid.bytes()
+            .map(|b| match b {
+                b'1'..=b'9' => char::from(b).to_string(),
+                _ => blank.to_string(),
+            })
+            .collect()
+    }
+
+    /// `rows` as a nested list of JSON rows.
+    fn nested(rows: &[Vec<String>]) -> String {
+        let rows: Vec<String> = rows.iter().map(|r| format!("[{}]", r.join(","))).collect();
+        format!("[{}]", rows.join(","))
+    }
+
+    /// A 9x9 nested list and a flat list of 81, with `null` or `0` blanks, are grids, the
+    /// solution too; as a field their text is the 81 cells.
+    #[test]
+    fn nested_lists_and_null_blanks_are_grids() {
+        let first = format!("{{\"puzzle\":\"{P}\",\"solution\":\"{S}\"}}");
+        let (_, cols) = columns(&first);
+        let rows = |grid: &str, blank: &str| -> Vec<Vec<String>> {
+            cells_of(grid, blank)
+                .chunks(9)
+                .map(<[String]>::to_vec)
+                .collect()
+        };
+        for blank in ["null", "0", " null "] {
+            let solution = nested(&rows(S, "0"));
+            for puzzle in [
+                nested(&rows(P, blank)),
+                format!("[{}]", cells_of(P, blank).join(",")),
+            ] {
+                let line = format!("{{\"puzzle\": {puzzle}, \"solution\": {solution}}}");
+                let (p, s, fields) = cols.parse(line.as_bytes());
+                assert_eq!(p.unwrap().to_string(), P, "{line}");
+                assert_eq!(s.unwrap().unwrap().to_string(), S, "{line}");
+                let f = fields.unwrap();
+                assert_eq!(&f[0], P.replace('.', "0").as_bytes());
+            }
+        }
+        // `null` in an array of another shape, in another column, is kept as written.
+        let line = format!("{{\"puzzle\":\"{P}\",\"tags\":[1,null]}}");
+        let (_, cols) = columns(&line);
+        let (_, _, fields) = cols.parse(line.as_bytes());
+        assert_eq!(&fields.unwrap()[1], b"[1,null]");
+    }
+
+    /// A nested list of the wrong shape names the shape and where it is wrong; the solution
+    /// of such a record is still read.
+    #[test]
+    fn nested_lists_of_the_wrong_shape_name_it() {
+        let first = format!("{{\"puzzle\":\"{P}\",\"solution\":\"{S}\"}}");
+        let (_, cols) = columns(&first);
+        let good: Vec<Vec<String>> = cells_of(P, "null")
+            .chunks(9)
+            .map(<[String]>::to_vec)
+            .collect();
+        let mut eight = good.clone();
+        eight.pop();
+        let mut ten = good.clone();
+        ten[2].push("1".into());
+        let mut big = good.clone();
+        big[4][3] = "10".into();
+        let mut text = good.clone();
+        text[1][0] = "\"5\"".into();
+        let flat_row = {
+            let mut rows: Vec<String> = good.iter().map(|r| format!("[{}]", r.join(","))).collect();
+            rows[6] = "7".into();
+            format!("[{}]", rows.join(","))
+        };
+        for (puzzle, want) in [
+            (nested(&eight), "a nested list of 8 rows, expected 9"),
+            (
+                nested(&ten),
+                "a nested list whose row 3 has 10 values, expected 9",
+            ),
+            (
+                nested(&big),
+                "a nested list whose row 5 holds 10 in column 4, not a digit 0-9 or null",
+            ),
+            (
+                nested(&text),
+                "a nested list whose row 2 holds \"5\" in column 1, not a digit 0-9 or null",
+            ),
+            (
+                flat_row,
+                "a nested list whose row 7 is 7, not a list of 9 values",
+            ),
+        ] {
+            let line = format!("{{\"puzzle\":{puzzle},\"solution\":\"{S}\"}}");
+            let (p, s, _) = cols.parse(line.as_bytes());
+            assert_eq!(p.unwrap_err().to_string(), format!("\"puzzle\" is {want}"));
+            assert_eq!(s.unwrap().unwrap().to_string(), S);
+        }
+        let long = format!("\"{}\"", "x".repeat(1000));
+        let line = format!("{{\"puzzle\":[{long}]}}");
+        let e = cols.parse(line.as_bytes()).0.unwrap_err().to_string();
+        assert!(
+            e.ends_with("xxx..., not a digit 0-9 or null") && e.len() < 120,
+            "{e}"
         );
     }
 

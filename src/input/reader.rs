@@ -268,7 +268,9 @@ impl CsvCursor {
     /// Reads rows from `block[pos..stop]` until `max` records, `stop`, or a row with an
     /// unclosed quote ([`csv_row`]; then that row's first line is one invalid record, the
     /// cursor goes on at the line after it, so the rows the quote would swallow are read as
-    /// rows, and this returns true). Where each row ends is judged first, in all of `block`
+    /// rows, and this returns true) or a line longer than [`MAX_LINE`] (one invalid record,
+    /// or none when its first bytes are blank or a comment; the same, and true). Where each
+    /// row ends is judged first, in all of `block`
     /// (a row may be judged on bytes past `stop`, so every shard judges it as the whole run
     /// does); the `csv` crate then reads the fields of the rows judged whole.
     fn fill_to_unclosed_quote(
@@ -280,17 +282,29 @@ impl CsvCursor {
         max: usize,
     ) -> Result<bool, csv::Error> {
         let start = self.pos.min(stop);
-        // The rows to read, up to the first unclosed quote.
-        let (mut end, mut rows, mut unclosed) = (start, 0, None);
+        // The rows to read, up to the first unclosed quote or line longer than MAX_LINE.
+        let (mut end, mut rows, mut halt) = (start, 0, None);
         while end < stop && out.len() + rows < max {
             let (line, next) = csv_line(block, end);
+            if line.strip_suffix(b"\r").unwrap_or(line).len() > MAX_LINE {
+                // Read here, not by the crate: it would copy all of a mapped line (hundreds
+                // of MB) where a stream holds its first MAX_LINE + 1 bytes, and a quote left
+                // open in it would run the crate's field on over the rows after it.
+                halt = Some(Halt::TooLong { start: end, next });
+                break;
+            }
             if !is_csv_data_line(line) {
                 end = next;
                 continue;
             }
             match csv_row(block, end, self.delimiter, self.width, eof) {
                 Some(RowEnd::Unclosed { next, column, why }) => {
-                    unclosed = Some((end, next, column, why));
+                    halt = Some(Halt::Unclosed {
+                        start: end,
+                        next,
+                        column,
+                        why,
+                    });
                     break;
                 }
                 row => end = row.map_or(next, |r| r.next()),
@@ -354,34 +368,43 @@ impl CsvCursor {
         };
         self.line = line_at.1 + lines_in(line_at.0.min(used as u64), used as u64);
         self.pos = start + used;
-        let resync = match unclosed {
-            Some((row_start, next, column, why)) if used == body.len() && out.len() < max => {
-                let first = &block[row_start..next];
-                rec = split_line(first.strip_suffix(b"\n").unwrap_or(first), self.delimiter);
-                let error = match first.len() > MAX_LINE {
-                    true => too_long(),
-                    false => self.unclosed_quote(column, &why),
-                };
-                let expected = *self.expected_fields.get_or_insert(rec.len());
-                out.push_row(
-                    &self.columns,
-                    self.record,
-                    self.line,
-                    Row::Fields(rec, Some(error)),
-                    expected,
-                    std::mem::take(&mut self.first),
-                );
-                self.record += 1;
-                self.line += count_csv_line_ends(block, row_start..next);
-                self.pos = next;
-                true
-            }
-            _ => {
-                out.give_back(rec);
-                false
-            }
+        let Some(halt) = halt.filter(|_| used == body.len() && out.len() < max) else {
+            out.give_back(rec);
+            return Ok(false);
         };
-        Ok(resync)
+        let (row_start, next) = halt.span();
+        let first = &block[row_start..next];
+        let first = first.strip_suffix(b"\n").unwrap_or(first);
+        let row = match halt {
+            Halt::Unclosed { column, why, .. } => Some((
+                split_line(first, self.delimiter),
+                self.unclosed_quote(column, &why),
+            )),
+            // As on the plain path: one invalid record with as many empty fields as a row
+            // should have, or no record when its first bytes are blank or a comment.
+            Halt::TooLong { .. } => is_csv_data_line(first).then(|| {
+                (
+                    vec![""; self.expected_fields.unwrap_or(1)].into(),
+                    too_long(),
+                )
+            }),
+        };
+        if let Some((fields, error)) = row {
+            let expected = *self.expected_fields.get_or_insert(fields.len());
+            out.push_row(
+                &self.columns,
+                self.record,
+                self.line,
+                Row::Fields(fields, Some(error)),
+                expected,
+                std::mem::take(&mut self.first),
+            );
+            self.record += 1;
+        }
+        out.give_back(rec);
+        self.line += count_csv_line_ends(block, row_start..next);
+        self.pos = next;
+        Ok(true)
     }
 
     /// The error of a row whose quote in 0-based field `column` is taken as unclosed.
@@ -393,6 +416,30 @@ impl CsvCursor {
         ParseError::UnclosedQuote {
             field,
             why: why.describe(self.line),
+        }
+    }
+}
+
+/// Where the CSV reader hands a row over from the `csv` crate to [`CsvCursor`]'s own code:
+/// `start..next` is the row's first line, with its line end.
+enum Halt {
+    /// The row's quote in 0-based field `column` is taken as unclosed ([`csv_row`]).
+    Unclosed {
+        start: usize,
+        next: usize,
+        column: usize,
+        why: Unclosed,
+    },
+    /// The line is longer than [`MAX_LINE`] (in a stream, only its first `MAX_LINE + 1`
+    /// bytes are there).
+    TooLong { start: usize, next: usize },
+}
+
+impl Halt {
+    /// The row's first line: its start, and where the next line starts.
+    fn span(&self) -> (usize, usize) {
+        match *self {
+            Halt::Unclosed { start, next, .. } | Halt::TooLong { start, next } => (start, next),
         }
     }
 }

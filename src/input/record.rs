@@ -77,8 +77,10 @@ pub fn data_line(line: &[u8]) -> Option<&[u8]> {
 
 /// Whether one physical CSV line (without its `\n`) can start a record: not blank (empty,
 /// or only spaces, tabs and a final `\r`; a lone Ctrl-Z after the last line too), not a `#`
-/// comment (after a BOM too), and not Excel's `sep=X` line ([`excel_sep`]).
+/// comment (after a BOM too), and not Excel's `sep=X` line ([`excel_sep`]). A line longer
+/// than [`MAX_LINE`] is judged by its first bytes ([`judged`]), as a stream keeps it.
 pub fn is_csv_data_line(line: &[u8]) -> bool {
+    let line = judged(line);
     !trim_artefacts(line).is_empty()
         && strip_bom(line).first() != Some(&b'#')
         && excel_sep(line).is_none()
