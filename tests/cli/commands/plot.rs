@@ -16,6 +16,17 @@ fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// `report plot INPUTS -o OUT`, which must succeed.
+fn plot(inputs: &[&Path], out: &Path) {
+    bin()
+        .args(["report", "plot"])
+        .args(inputs)
+        .arg("-o")
+        .arg(out)
+        .assert()
+        .success();
+}
+
 /// The bars of a chart's first series: `(x, height)` of every blue rectangle standing on
 /// the x axis, left to right.
 fn bars(svg: &str) -> Vec<(f64, f64)> {
@@ -84,13 +95,7 @@ fn a_verify_reports_guesses_are_drawn_one_bar_per_bucket_in_proportion() {
         .success();
     let out = dir.path().join("charts");
     fs::create_dir(&out).unwrap();
-    bin()
-        .args(["report", "plot"])
-        .arg(&report)
-        .arg("-o")
-        .arg(&out)
-        .assert()
-        .success();
+    plot(&[&report], &out);
     let svg = fs::read_to_string(out.join("v-guesses.svg")).unwrap();
     let buckets = json(&report)["guesses_histogram"]
         .as_array()
@@ -158,14 +163,7 @@ fn a_solve_report_and_a_bench_export_give_their_charts_and_the_same_bytes_twice(
     for k in 0..2 {
         let out = dir.path().join(format!("charts{k}"));
         fs::create_dir(&out).unwrap();
-        bin()
-            .args(["report", "plot"])
-            .arg(&report)
-            .arg(&export)
-            .arg("-o")
-            .arg(&out)
-            .assert()
-            .success();
+        plot(&[&report, &export], &out);
         runs.push((
             fs::read_to_string(out.join("s-latency.svg")).unwrap(),
             fs::read_to_string(out.join("b-threads.svg")).unwrap(),
@@ -236,13 +234,7 @@ fn a_rate_output_is_drawn_as_a_histogram_of_its_ratings() {
         .arg(&ratings)
         .assert()
         .success();
-    bin()
-        .args(["report", "plot"])
-        .arg(&ratings)
-        .arg("-o")
-        .arg(dir.path())
-        .assert()
-        .success();
+    plot(&[&ratings], dir.path());
     let svg = fs::read_to_string(dir.path().join("r-rating.svg")).unwrap();
     let mut reader = csv::Reader::from_path(&ratings).unwrap();
     let at = reader
@@ -290,13 +282,7 @@ fn a_generate_report_is_drawn_as_rows_and_targets_per_rating_bin() {
         .arg(&report)
         .assert()
         .success();
-    bin()
-        .args(["report", "plot"])
-        .arg(&report)
-        .arg("-o")
-        .arg(dir.path())
-        .assert()
-        .success();
+    plot(&[&report], dir.path());
     let svg = fs::read_to_string(dir.path().join("g-rating.svg")).unwrap();
     let doc = json(&report);
     let bins = doc["results"]["bins"].as_array().unwrap();
@@ -326,13 +312,7 @@ fn a_bench_peers_table_draws_its_newest_run_as_our_speed_over_tdokus() {
         "2026-02-01,m,b.csv (puzzle column),50,100,150,100",
     ];
     fs::write(&table, format!("{header}\n{}\n", rows.join("\n"))).unwrap();
-    bin()
-        .args(["report", "plot"])
-        .arg(&table)
-        .arg("-o")
-        .arg(dir.path())
-        .assert()
-        .success();
+    plot(&[&table], dir.path());
     let svg = fs::read_to_string(dir.path().join("peers-peers.svg")).unwrap();
     let mut drawn = bars(&svg);
     drawn.extend(series(&svg, "#E67800"));
@@ -365,13 +345,7 @@ fn bench_plot_draws_what_report_plot_draws_from_its_export() {
         .arg(&direct)
         .assert()
         .success();
-    bin()
-        .args(["report", "plot"])
-        .arg(&export)
-        .arg("-o")
-        .arg(&later)
-        .assert()
-        .success();
+    plot(&[&export], &later);
     assert_eq!(
         fs::read_to_string(direct.join("bench-threads.svg")).unwrap(),
         fs::read_to_string(later.join("b-threads.svg")).unwrap()
