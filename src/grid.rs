@@ -413,6 +413,29 @@ pub const UNITS: [[usize; 9]; 27] = {
     units
 };
 
+/// The 20 peers of each cell (the other cells of its row, column and box), row-major cell
+/// indices in rising order.
+pub const PEERS: [[u8; 20]; CELLS] = {
+    let mut t = [[0u8; 20]; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let (r, c) = (cell / 9, cell % 9);
+        let mut n = 0;
+        let mut other = 0;
+        while other < CELLS {
+            let (or, oc) = (other / 9, other % 9);
+            let same_box = r / 3 == or / 3 && c / 3 == oc / 3;
+            if other != cell && (or == r || oc == c || same_box) {
+                t[cell][n] = other as u8;
+                n += 1;
+            }
+            other += 1;
+        }
+        cell += 1;
+    }
+    t
+};
+
 /// How many repeats [`Grid::conflicts`] names before `and N more repeats`.
 pub const SHOWN_REPEATS: usize = 3;
 
@@ -993,5 +1016,18 @@ mod tests {
         assert_eq!(UNITS[20], [6, 7, 8, 15, 16, 17, 24, 25, 26]);
         assert_eq!(unit_name(20), "box 3");
         assert_eq!(cell_name(80), "r9c9");
+        // A cell's peers: the cells sharing one of its three units, itself left out.
+        for (cell, peers) in PEERS.iter().enumerate() {
+            let mut shared: Vec<u8> = UNITS
+                .iter()
+                .filter(|u| u.contains(&cell))
+                .flatten()
+                .filter(|&&c| c != cell)
+                .map(|&c| c as u8)
+                .collect();
+            shared.sort_unstable();
+            shared.dedup();
+            assert_eq!(peers.as_slice(), shared.as_slice(), "cell {cell}");
+        }
     }
 }

@@ -10,7 +10,6 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use sudoku_batch::batch::{self, BatchError, Cancelled};
-use sudoku_batch::dataset::TableOutput;
 use sudoku_batch::generate::symmetry::Symmetry;
 use sudoku_batch::generate::{self as gen, Bins, Exclude, GenerateConfig, Options};
 use sudoku_batch::Grid;
@@ -90,24 +89,13 @@ pub(crate) fn generate<'py>(
             exclude,
             cancel: o.cancel.clone().unwrap_or_default(),
         };
-        let cfg = GenerateConfig {
-            count: n,
-            seed,
-            options: options.clone(),
-            bins: bins.clone(),
-            budget: budget.unwrap_or(n.saturating_mul(1000)),
-            threads: o.threads.map_or_else(
-                || std::thread::available_parallelism().map_or(1, usize::from),
-                usize::from,
-            ),
-            shard: None,
-            output: TableOutput::new("-".into(), None),
-            report: None,
-            exclude: Vec::new(),
-            exclude_solutions: false,
-            from_solutions: None,
-            quiet: true,
-        };
+        let threads = o.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, usize::from),
+            usize::from,
+        );
+        let mut cfg = GenerateConfig::new(n, seed, options.clone(), threads);
+        cfg.bins = bins.clone();
+        cfg.budget = budget.unwrap_or(cfg.budget);
         let (rows, sum) =
             gen::generate(&cfg, &options).map_err(|e| BatchError::Threads(format!("{e:#}")))?;
         if sum.interrupted {

@@ -166,7 +166,9 @@ impl GenerateArgs {
             seed: self.seed,
             options,
             bins,
-            budget: self.budget.unwrap_or(self.count.saturating_mul(1000)),
+            budget: self
+                .budget
+                .unwrap_or(self.count.saturating_mul(GenerateConfig::BUDGET_PER_ROW)),
             threads: read.threads,
             shard,
             output,

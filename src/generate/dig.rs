@@ -81,10 +81,10 @@ impl Dug {
             let (solves, second) =
                 unique_without(&self.puzzle, solution, opened.trailing_zeros() as usize);
             self.solves += solves;
-            match second {
-                None => return true,
-                Some(g) => Some(g),
+            if second.is_none() {
+                return true;
             }
+            second
         } else {
             self.solves += 1;
             let found = solve(trial, 2);
@@ -130,15 +130,9 @@ fn cell_mask(pred: impl Fn(usize) -> bool) -> u128 {
 /// own branch, which counting the puzzle's solutions to 2 walks in full. Returns the
 /// solver calls made too.
 pub fn unique_without(puzzle: &Grid, solution: &Grid, cell: usize) -> (u32, Option<Grid>) {
-    let (row, col) = (cell / 9, cell % 9);
-    let boxed = row / 3 * 3 + col / 3;
     let mut taken = 1u16 << solution.0[cell];
-    for unit in [row, 9 + col, 18 + boxed] {
-        for c in crate::grid::UNITS[unit] {
-            if c != cell {
-                taken |= 1 << puzzle.0[c];
-            }
-        }
+    for &p in &crate::grid::PEERS[cell] {
+        taken |= 1 << puzzle.0[usize::from(p)];
     }
     let mut solves = 0;
     for d in (1..=9u8).filter(|&d| taken & 1 << d == 0) {

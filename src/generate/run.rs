@@ -91,6 +91,33 @@ pub struct GenerateConfig {
     pub quiet: bool,
 }
 
+impl GenerateConfig {
+    /// Candidates a run may try per row when no budget is given (`--budget`'s default).
+    pub const BUDGET_PER_ROW: u64 = 1000;
+
+    /// A run of `count` rows from `seed` with `options` on `threads` workers, as
+    /// [`generate`] runs it into memory: no rating target, the default budget, the whole
+    /// run (no shard), quiet; the output and report fields, which only [`run_generate`]
+    /// reads, name standard output and nothing.
+    pub fn new(count: u64, seed: u64, options: Options, threads: usize) -> GenerateConfig {
+        GenerateConfig {
+            count,
+            seed,
+            options,
+            bins: None,
+            budget: count.saturating_mul(Self::BUDGET_PER_ROW),
+            threads,
+            shard: None,
+            output: TableOutput::new("-".into(), None),
+            report: None,
+            exclude: Vec::new(),
+            exclude_solutions: false,
+            from_solutions: None,
+            quiet: true,
+        }
+    }
+}
+
 /// One bin's counts.
 #[derive(Clone, Copy, Debug, Default, serde::Serialize)]
 pub struct BinCount {
@@ -477,19 +504,10 @@ mod tests {
 
     fn config(threads: usize, shard: Option<Shard>) -> GenerateConfig {
         GenerateConfig {
-            count: 250,
-            seed: 11,
-            options: Options::default(),
             bins: Some(Bins::parse("0,0.5,inf").expect("a spec")),
             budget: 100_000,
-            threads,
             shard,
-            output: TableOutput::new("-".into(), None),
-            report: None,
-            exclude: Vec::new(),
-            exclude_solutions: false,
-            from_solutions: None,
-            quiet: true,
+            ..GenerateConfig::new(250, 11, Options::default(), threads)
         }
     }
 

@@ -17,29 +17,7 @@
 //! change to the solver's search never changes the grids a seed gives.
 
 use super::draw::Draw;
-use crate::grid::{Grid, CELLS};
-
-/// The 20 peers of each cell (the other cells of its row, column and box).
-const PEERS: [[u8; 20]; CELLS] = {
-    let mut t = [[0u8; 20]; CELLS];
-    let mut cell = 0;
-    while cell < CELLS {
-        let (r, c) = (cell / 9, cell % 9);
-        let mut n = 0;
-        let mut other = 0;
-        while other < CELLS {
-            let (or, oc) = (other / 9, other % 9);
-            let same_box = r / 3 == or / 3 && c / 3 == oc / 3;
-            if other != cell && (or == r || oc == c || same_box) {
-                t[cell][n] = other as u8;
-                n += 1;
-            }
-            other += 1;
-        }
-        cell += 1;
-    }
-    t
-};
+use crate::grid::{Grid, CELLS, PEERS, UNITS};
 
 /// The bit a filled cell's mask holds, above the nine digits' (which placements in its
 /// peers clear, never this one).
@@ -128,8 +106,8 @@ pub fn random_solution(draw: &mut Draw) -> Grid {
     for b in [0, 4, 8] {
         let mut digits = [1, 2, 3, 4, 5, 6, 7, 8, 9];
         draw.shuffle(&mut digits);
-        for (k, d) in digits.into_iter().enumerate() {
-            fill.place((b / 3 * 3 + k / 3) * 9 + b % 3 * 3 + k % 3, d);
+        for (cell, d) in UNITS[18 + b].into_iter().zip(digits) {
+            fill.place(cell, d);
         }
     }
     let done = fill.complete(draw);
