@@ -27,6 +27,27 @@ pub(super) struct Bars<'a> {
     pub y_decimals: usize,
 }
 
+/// One series of counts, a bar per `(label, count)`, in order.
+///
+/// # Errors
+/// [`PlotError::Draw`] when plotters refuses (a bug in the ranges).
+pub(super) fn counts(
+    title: &str,
+    (x_desc, y_desc): (&str, &str),
+    bars: Vec<(String, u64)>,
+) -> Result<String, PlotError> {
+    let (labels, values) = bars.into_iter().map(|(l, c)| (l, c as f64)).unzip();
+    self::bars(&Bars {
+        title,
+        x_desc,
+        y_desc,
+        labels,
+        series: vec![(y_desc.to_string(), values)],
+        rule: None,
+        y_decimals: 0,
+    })
+}
+
 /// The colour of series `k`: the first is blue (tests find its bars by that fill).
 fn colour(k: usize) -> RGBAColor {
     match k {

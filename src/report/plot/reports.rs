@@ -18,7 +18,7 @@ pub(super) fn latency(doc: &Value) -> Result<Chart, PlotError> {
         .ok_or_else(|| PlotError::Damaged("no tally".into()))
         .and_then(|t| serde_json::from_value(t).map_err(|e| PlotError::Damaged(e.to_string())))?;
     let tally = Tally::from_summary(&summary).map_err(PlotError::Damaged)?;
-    let svg = counts(
+    let svg = draw::counts(
         "Solve time per puzzle (wall time)",
         ("solve time, µs (bucket from)", "puzzles"),
         latency_buckets(tally.histogram()),
@@ -26,24 +26,6 @@ pub(super) fn latency(doc: &Value) -> Result<Chart, PlotError> {
     Ok(Chart {
         name: "latency",
         svg,
-    })
-}
-
-/// One series of counts, a bar per `(label, count)`.
-fn counts(
-    title: &str,
-    (x_desc, y_desc): (&str, &str),
-    bars: Vec<(String, u64)>,
-) -> Result<String, PlotError> {
-    let (labels, values) = bars.into_iter().map(|(l, c)| (l, c as f64)).unzip();
-    draw::bars(&Bars {
-        title,
-        x_desc,
-        y_desc,
-        labels,
-        series: vec![(y_desc.to_string(), values)],
-        rule: None,
-        y_decimals: 0,
     })
 }
 
@@ -94,7 +76,7 @@ pub(super) fn guesses(doc: &Value) -> Result<Chart, PlotError> {
         };
         bars.push((label, rows));
     }
-    let svg = counts("Guesses per puzzle", ("guesses", "rows"), bars)?;
+    let svg = draw::counts("Guesses per puzzle", ("guesses", "rows"), bars)?;
     Ok(Chart {
         name: "guesses",
         svg,

@@ -103,25 +103,22 @@ fn rating_histogram(ratings: &[f64]) -> Result<Chart, PlotError> {
     let max = ratings.iter().copied().fold(0.0_f64, f64::max);
     let width = bin_width(max);
     let n = (max / width).floor() as usize + 1;
-    let mut counts = vec![0.0; n];
+    let mut counts = vec![0u64; n];
     for &r in ratings {
-        counts[((r / width).floor() as usize).min(n - 1)] += 1.0;
+        counts[((r / width).floor() as usize).min(n - 1)] += 1;
     }
-    let labels = (0..n)
-        .map(|i| {
+    let bars = counts
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| {
             let from = format!("{:.2}", i as f64 * width);
-            from.trim_end_matches('0').trim_end_matches('.').to_string()
+            (
+                from.trim_end_matches('0').trim_end_matches('.').to_string(),
+                c,
+            )
         })
         .collect();
-    let svg = draw::bars(&Bars {
-        title: "Puzzles per rating",
-        x_desc: "rating (bin from)",
-        y_desc: "puzzles",
-        labels,
-        series: vec![("puzzles".into(), counts)],
-        rule: None,
-        y_decimals: 0,
-    })?;
+    let svg = draw::counts("Puzzles per rating", ("rating (bin from)", "puzzles"), bars)?;
     Ok(Chart {
         name: "rating",
         svg,
