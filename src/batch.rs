@@ -237,8 +237,8 @@ pub fn rate_many(
 
 /// The `trace` command's trace of every puzzle ([`crate::trace::trace`]: steps with named
 /// techniques, guesses and backtracks, the grid reached) with the puzzle's solution count
-/// up to 2 by the solver (0 when the trace found none, or the givens clash), as `trace`
-/// tells `solved` from `multiple`; one `(trace, count)` per row, in input order.
+/// up to 2 ([`crate::trace::Trace::solution_count`]), as `trace` tells `solved` from
+/// `multiple`; one `(trace, count)` per row, in input order.
 ///
 /// # Errors
 /// [`BatchError::Cancelled`] when `opts.cancel` is set; [`BatchError::Threads`] when a pool
@@ -249,11 +249,7 @@ pub fn trace_many(
 ) -> Result<Vec<(crate::trace::Trace, u32)>, BatchError> {
     map_rows(puzzles.len(), opts, |i| {
         let t = crate::trace::trace(&puzzles[i]);
-        let count = if t.outcome == Some(crate::trace::Outcome::Solved) {
-            crate::solver::solve(&puzzles[i], 2).count
-        } else {
-            0
-        };
+        let count = t.solution_count(&puzzles[i]);
         (t, count)
     })
 }

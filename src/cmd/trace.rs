@@ -120,7 +120,7 @@ fn invalid(raw: &RawRecord) -> Traced {
 }
 
 /// Traces one record: `invalid` when it is no puzzle or its givens clash; else its status
-/// (uniqueness from [`crate::solver::solve`]), summary and steps (`shah`: as a Shah row,
+/// (uniqueness by [`Trace::solution_count`]), summary and steps (`shah`: as a Shah row,
 /// else as JSON, `placements_only` as [`crate::trace::json::steps_json`] says).
 pub fn trace_record(raw: &RawRecord, shah_row: bool, placements_only: bool) -> Traced {
     let puzzle = match raw.checked_puzzle() {
@@ -132,23 +132,40 @@ pub fn trace_record(raw: &RawRecord, shah_row: bool, placements_only: bool) -> T
             }
         }
     };
-    let t: Trace = trace::trace(&puzzle);
-    let status = match t.outcome {
-        Some(Outcome::Solved) if crate::solver::solve(&puzzle, 2).count > 1 => Status::Multiple,
-        Some(Outcome::Solved) => Status::Solved,
-        _ => Status::Unsolvable,
+    // One trace buffer a worker thread, reused: a trace's steps are read into the row
+    // before the next puzzle is traced.
+    thread_local! {
+        static TRACE: std::cell::RefCell<Trace> = std::cell::RefCell::new(Trace::default());
+    }
+    TRACE.with_borrow_mut(|t| row(raw, &puzzle, t, shah_row, placements_only))
+}
+
+/// [`trace_record`] of a puzzle that parsed, tracing into `t`.
+fn row(
+    raw: &RawRecord,
+    puzzle: &Grid,
+    t: &mut Trace,
+    shah_row: bool,
+    placements_only: bool,
+) -> Traced {
+    trace::trace_into(puzzle, t);
+    let status = match t.solution_count(puzzle) {
+        0 => Status::Unsolvable,
+        1 => Status::Solved,
+        _ => Status::Multiple,
     };
     let steps = if shah_row {
-        Steps::Shah(Box::new(shah::encode(&puzzle, &t)))
+        Steps::Shah(Box::new(shah::encode(puzzle, t)))
     } else {
-        let mut json = String::new();
-        trace::json::steps_json(&t, placements_only, &mut json);
+        // Sized for the usual step (about 90 bytes) so that the text is not regrown.
+        let mut json = String::with_capacity(96 * t.steps.len() + 2);
+        trace::json::steps_json(t, placements_only, &mut json);
         Steps::Json(json)
     };
     Traced {
         record: raw.record,
         line: raw.line,
-        puzzle: Some(puzzle),
+        puzzle: Some(*puzzle),
         status,
         summary: t.summary(),
         solution: (t.outcome == Some(Outcome::Solved)).then_some(t.grid),

@@ -48,6 +48,7 @@
 pub mod board;
 mod fish;
 pub mod json;
+mod quiet;
 mod run;
 pub mod shah;
 mod singles;
@@ -289,6 +290,18 @@ impl Trace {
     /// The candidates removed by `step`: (cell, digit mask) pairs.
     pub fn removed_by(&self, step: &Step) -> &[(u8, u16)] {
         &self.removed[step.removed.0 as usize..step.removed.1 as usize]
+    }
+
+    /// The solution count of `puzzle` (the puzzle this trace is of) up to 2: 0 when the
+    /// trace found none or the givens clash; 1 without a search when the trace is solved
+    /// with no guess (every technique is a sound deduction, none assumes uniqueness, so a
+    /// grid reached by them alone is the only solution); else by the solver, counting to 2.
+    pub fn solution_count(&self, puzzle: &crate::grid::Grid) -> u32 {
+        match self.outcome {
+            Some(Outcome::Solved) if self.steps.iter().all(|s| s.kind != StepKind::Guess) => 1,
+            Some(Outcome::Solved) => crate::solver::solve(puzzle, 2).count,
+            _ => 0,
+        }
     }
 
     /// The per-puzzle summary.

@@ -1,15 +1,16 @@
 //! The trace runner: techniques simplest first, a guess when they stall, a backtrack when
 //! the board is in contradiction.
 
-use super::board::{bit, cells_of, Board};
+use super::board::{bit, cells_of, Board, COUNT};
 use super::singles::{singles, Singles};
 use super::{fish, subsets, wings};
 use super::{Outcome, Step, StepKind, Technique, Trace};
 use crate::grid::Grid;
 
 /// A technique: pushes its first step on the board (with its removals) and returns `true`,
-/// or returns `false` when it does not apply.
-type Find = fn(&Board, &mut Trace) -> bool;
+/// or returns `false` when it does not apply (marking on the board, in [`Board`]'s quiet
+/// sets, what it found nothing in).
+type Find = fn(&mut Board, &mut Trace) -> bool;
 
 /// The techniques after the singles, in the order they are tried (their code order).
 const TECHNIQUES: [Find; 12] = [
@@ -21,8 +22,8 @@ const TECHNIQUES: [Find; 12] = [
     |b, t| subsets::naked(3, b, t),
     |b, t| fish::fish(3, b, t),
     |b, t| subsets::hidden(3, b, t),
-    wings::xy_wing,
-    wings::xyz_wing,
+    |b, t| wings::xy_wing(b, t),
+    |b, t| wings::xyz_wing(b, t),
     |b, t| subsets::naked(4, b, t),
     |b, t| subsets::hidden(4, b, t),
 ];
@@ -51,7 +52,7 @@ pub fn trace_into(puzzle: &Grid, t: &mut Trace) {
             break Outcome::Solved;
         }
         let depth = open.len() as u16;
-        let found = singles(&b, t);
+        let found = singles(&mut b, t);
         if found == Singles::Contradiction {
             let Some((before, at)) = open.pop() else {
                 break Outcome::Unsolvable;
@@ -61,7 +62,7 @@ pub fn trace_into(puzzle: &Grid, t: &mut Trace) {
             }
             let guess = t.steps[at];
             b = before;
-            b.cand[usize::from(guess.cell)] &= !bit(guess.digit);
+            b.remove(usize::from(guess.cell), bit(guess.digit));
             let mut s = Step::new(StepKind::Backtrack, Technique::Backtrack);
             s.cell = guess.cell;
             s.digit = guess.digit;
@@ -69,7 +70,7 @@ pub fn trace_into(puzzle: &Grid, t: &mut Trace) {
             t.steps.push(s);
             continue;
         }
-        if found == Singles::Found || TECHNIQUES.iter().any(|find| find(&b, t)) {
+        if found == Singles::Found || TECHNIQUES.iter().any(|find| find(&mut b, t)) {
             let s = t
                 .steps
                 .last_mut()
@@ -80,15 +81,19 @@ pub fn trace_into(puzzle: &Grid, t: &mut Trace) {
                 _ => {
                     let (from, to) = s.removed;
                     for &(c, m) in &t.removed[from as usize..to as usize] {
-                        b.cand[usize::from(c)] &= !m;
+                        b.remove(usize::from(c), m);
                     }
                 }
             }
             continue;
         }
-        let c = cells_of(b.empty)
-            .min_by_key(|&c| b.cand[c].count_ones())
-            .expect("a board that is not complete has an empty cell");
+        let c = match b.by_count() {
+            [_, _, two, _] if two != 0 => two.trailing_zeros() as usize,
+            [_, _, _, three] if three != 0 => three.trailing_zeros() as usize,
+            _ => cells_of(b.empty)
+                .min_by_key(|&c| COUNT[usize::from(b.cand[c])])
+                .expect("a board that is not complete has an empty cell"),
+        };
         let mut s = Step::new(StepKind::Guess, Technique::Guess);
         s.cell = c as u8;
         s.digit = b.cand[c].trailing_zeros() as u8 + 1;

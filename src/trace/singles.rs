@@ -1,6 +1,7 @@
 //! Singles (naked and hidden) and the contradiction test the runner backtracks on.
 
-use super::board::{cells_of, Board, ALL, UNIT_CELLS};
+use super::board::{Board, ALL, UNIT_CELLS};
+use super::quiet::scan;
 use super::{Step, StepKind, Technique, Trace};
 
 /// Units in the order hidden singles are looked for: boxes, rows, columns.
@@ -31,19 +32,13 @@ pub(super) enum Singles {
 /// taken, and every unit before [`Singles::None`] is returned, so a board on which the
 /// runner guesses has none. A contradiction that a single hides is found a few steps later
 /// (a contradiction stays one), the steps between valid ones on their board.
-pub(super) fn singles(b: &Board, t: &mut Trace) -> Singles {
-    let mut first = None;
-    for c in cells_of(b.empty) {
-        let m = b.cand[c];
-        if m == 0 {
-            return Singles::Contradiction;
-        }
-        // One bit set, tested without a popcount (the baseline x86-64 target has none).
-        if m & (m - 1) == 0 && first.is_none() {
-            first = Some(c);
-        }
+pub(super) fn singles(b: &mut Board, t: &mut Trace) -> Singles {
+    let (none, one) = (b.dead(), b.naked_singles());
+    if none != 0 {
+        return Singles::Contradiction;
     }
-    if let Some(c) = first {
+    if one != 0 {
+        let c = one.trailing_zeros() as usize;
         let mut s = Step::new(StepKind::Placement, Technique::NakedSingle);
         s.cell = c as u8;
         s.digit = b.cand[c].trailing_zeros() as u8 + 1;
@@ -54,9 +49,15 @@ pub(super) fn singles(b: &Board, t: &mut Trace) -> Singles {
 }
 
 /// The first unit (boxes, rows, columns) with a digit that one of its cells alone can
-/// hold, lowest digit first: a placement; or a unit where a digit has no place left.
-fn hidden_single(b: &Board, t: &mut Trace) -> Singles {
+/// hold, lowest digit first: a placement; or a unit where a digit has no place left. Units
+/// found without either are marked quiet until their candidates change.
+fn hidden_single(b: &mut Board, t: &mut Trace) -> Singles {
+    let mut quiet = *b.quiet.units(scan::HIDDEN_SINGLE);
+    let mut found = Singles::None;
     for u in HIDDEN_ORDER {
+        if quiet >> u & 1 != 0 {
+            continue;
+        }
         let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
         for &c in &UNIT_CELLS[u] {
             let c = usize::from(c);
@@ -67,10 +68,12 @@ fn hidden_single(b: &Board, t: &mut Trace) -> Singles {
             placed |= (1u16 << b.cells[c]) >> 1;
         }
         if once | placed != ALL {
-            return Singles::Contradiction;
+            found = Singles::Contradiction;
+            break;
         }
         let single = once & !twice;
         if single == 0 {
+            quiet |= 1 << u;
             continue;
         }
         let d = single.trailing_zeros() as u8 + 1;
@@ -90,7 +93,9 @@ fn hidden_single(b: &Board, t: &mut Trace) -> Singles {
         s.digit = d;
         s.base = 1 << u;
         t.steps.push(s);
-        return Singles::Found;
+        found = Singles::Found;
+        break;
     }
-    Singles::None
+    *b.quiet.units(scan::HIDDEN_SINGLE) = quiet;
+    found
 }

@@ -1,33 +1,62 @@
 //! Naked and hidden subsets (pairs, triples, quads) within one unit.
 
-use super::board::{Board, UNIT_CELLS};
+use super::board::{Board, COUNT, UNIT_CELLS};
+use super::quiet::scan;
 use super::{Step, StepKind, Technique, Trace};
 
-/// The 9-bit masks with `K` bits set, ascending.
-const fn combos<const K: usize>(bits: u32) -> [u16; K] {
-    let mut out = [0u16; K];
-    let (mut m, mut i) = (0u16, 0usize);
-    while m < 512 {
-        if m.count_ones() == bits {
-            out[i] = m;
-            i += 1;
+/// Calls `found(set, union)` for each set of `n` (2..=4) of the nine `vals` (bit `i` of
+/// `set` = `vals[i]`), taking only indices in `avail`, whose union has exactly `n` bits; in
+/// ascending order of `set`, until `found` returns `true`; returns whether it did. A
+/// partial set whose union has more than `n` bits is not grown: every set holding it would
+/// be refused.
+pub(super) fn each_subset(
+    n: u32,
+    avail: u16,
+    vals: &[u16; 9],
+    mut found: impl FnMut(u16, u16) -> bool,
+) -> bool {
+    let mut idx = [0usize; 9];
+    let mut len = 0;
+    for (i, slot) in (0..9).filter(|i| avail >> i & 1 != 0).zip(idx.iter_mut()) {
+        *slot = i;
+        len += 1;
+    }
+    let idx = &idx[..len];
+    let count = |u: u16| u32::from(COUNT[usize::from(u)]);
+    // Highest index outermost, each loop ascending: sets of one size in ascending order.
+    for (a, &i) in idx.iter().enumerate() {
+        for (b, &j) in idx[..a].iter().enumerate() {
+            let u2 = vals[i] | vals[j];
+            if count(u2) > n {
+                continue;
+            }
+            if n == 2 {
+                if count(u2) == 2 && found(1 << i | 1 << j, u2) {
+                    return true;
+                }
+                continue;
+            }
+            for (c, &k) in idx[..b].iter().enumerate() {
+                let u3 = u2 | vals[k];
+                if count(u3) > n {
+                    continue;
+                }
+                if n == 3 {
+                    if count(u3) == 3 && found(1 << i | 1 << j | 1 << k, u3) {
+                        return true;
+                    }
+                    continue;
+                }
+                for &l in &idx[..c] {
+                    let u4 = u3 | vals[l];
+                    if count(u4) == 4 && found(1 << i | 1 << j | 1 << k | 1 << l, u4) {
+                        return true;
+                    }
+                }
+            }
         }
-        m += 1;
     }
-    out
-}
-
-const PAIRS: [u16; 36] = combos::<36>(2);
-const TRIPLES: [u16; 84] = combos::<84>(3);
-const QUADS: [u16; 126] = combos::<126>(4);
-
-/// The masks of `n` (2..=4) elements of nine.
-pub(super) fn combos_of(n: u32) -> &'static [u16] {
-    match n {
-        2 => &PAIRS,
-        3 => &TRIPLES,
-        _ => &QUADS,
-    }
+    false
 }
 
 /// Pushes `s` with the removals `found` made since `start` when there are any; drops them
@@ -59,26 +88,22 @@ fn hidden_technique(n: u32) -> Technique {
 
 /// The first naked subset of `n` cells (units rows, columns, boxes) whose digits are still
 /// candidates elsewhere in the unit: they are removed there.
-pub(super) fn naked(n: u32, b: &Board, t: &mut Trace) -> bool {
+pub(super) fn naked(n: u32, b: &mut Board, t: &mut Trace) -> bool {
+    let quiet = scan::NAKED + n as usize - 2;
     for (u, unit) in UNIT_CELLS.iter().enumerate() {
-        let cand = unit.map(|c| b.cand[usize::from(c)]);
-        let mut avail = 0u16;
-        for (k, m) in cand.iter().enumerate() {
-            avail |= u16::from((2..=n).contains(&m.count_ones())) << k;
-        }
-        if avail.count_ones() < n {
+        if *b.quiet.units(quiet) >> u & 1 != 0 {
             continue;
         }
-        for &combo in combos_of(n) {
-            if combo & !avail != 0 {
-                continue;
-            }
-            let digits = (0..9)
-                .filter(|k| combo >> k & 1 != 0)
-                .fold(0, |acc, k| acc | cand[k]);
-            if digits.count_ones() != n {
-                continue;
-            }
+        let cand = unit.map(|c| b.cand[usize::from(c)]);
+        let mut avail = 0u16;
+        for (k, &m) in cand.iter().enumerate() {
+            avail |= u16::from((2..=n).contains(&u32::from(COUNT[usize::from(m)]))) << k;
+        }
+        if u32::from(COUNT[usize::from(avail)]) < n {
+            *b.quiet.units(quiet) |= 1 << u;
+            continue;
+        }
+        let found = each_subset(n, avail, &cand, |combo, digits| {
             let start = t.removed.len();
             for (k, &m) in cand.iter().enumerate() {
                 if combo >> k & 1 == 0 && m & digits != 0 {
@@ -91,43 +116,39 @@ pub(super) fn naked(n: u32, b: &Board, t: &mut Trace) -> bool {
                 .fold(0, |acc, k| acc | 1 << unit[k]);
             s.digits = digits;
             s.base = 1 << u;
-            if push_if_removed(t, s, start) {
-                return true;
-            }
+            push_if_removed(t, s, start)
+        });
+        if found {
+            return true;
         }
+        *b.quiet.units(quiet) |= 1 << u;
     }
     false
 }
 
 /// The first hidden subset of `n` digits (units rows, columns, boxes) whose cells hold
 /// other candidates: those are removed.
-pub(super) fn hidden(n: u32, b: &Board, t: &mut Trace) -> bool {
+pub(super) fn hidden(n: u32, b: &mut Board, t: &mut Trace) -> bool {
+    let quiet = scan::HIDDEN + n as usize - 2;
+    // Every unit's positions of every digit, [kind][digit - 1][unit of the kind].
+    let all: [[[u16; 9]; 9]; 3] =
+        std::array::from_fn(|kind| std::array::from_fn(|i| b.positions_of_kind(kind, i as u8 + 1)));
     for (u, unit) in UNIT_CELLS.iter().enumerate() {
-        let cand = unit.map(|c| b.cand[usize::from(c)]);
-        // Positions (bit k = the unit's k-th cell) of each digit.
-        let mut pos = [0u16; 9];
-        for (k, &m) in cand.iter().enumerate() {
-            for (d, p) in pos.iter_mut().enumerate() {
-                *p |= (m >> d & 1) << k;
-            }
-        }
-        let mut avail = 0u16;
-        for (d, p) in pos.iter().enumerate() {
-            avail |= u16::from((2..=n).contains(&p.count_ones())) << d;
-        }
-        if avail.count_ones() < n {
+        if *b.quiet.units(quiet) >> u & 1 != 0 {
             continue;
         }
-        for &digits in combos_of(n) {
-            if digits & !avail != 0 {
-                continue;
-            }
-            let cells = (0..9)
-                .filter(|d| digits >> d & 1 != 0)
-                .fold(0, |acc, d| acc | pos[d]);
-            if cells.count_ones() != n {
-                continue;
-            }
+        let cand = unit.map(|c| b.cand[usize::from(c)]);
+        // Positions (bit k = the unit's k-th cell) of each digit.
+        let pos: [u16; 9] = std::array::from_fn(|d| all[u / 9][d][u % 9]);
+        let mut avail = 0u16;
+        for (d, &p) in pos.iter().enumerate() {
+            avail |= u16::from((2..=n).contains(&u32::from(COUNT[usize::from(p)]))) << d;
+        }
+        if u32::from(COUNT[usize::from(avail)]) < n {
+            *b.quiet.units(quiet) |= 1 << u;
+            continue;
+        }
+        let found = each_subset(n, avail, &pos, |digits, cells| {
             let start = t.removed.len();
             let mut set = 0;
             for (k, &m) in cand.iter().enumerate() {
@@ -142,10 +163,12 @@ pub(super) fn hidden(n: u32, b: &Board, t: &mut Trace) -> bool {
             s.cells = set;
             s.digits = digits;
             s.base = 1 << u;
-            if push_if_removed(t, s, start) {
-                return true;
-            }
+            push_if_removed(t, s, start)
+        });
+        if found {
+            return true;
         }
+        *b.quiet.units(quiet) |= 1 << u;
     }
     false
 }
@@ -161,16 +184,14 @@ mod tests {
     #[test]
     fn hidden_quad_removes_the_other_digits_of_its_cells() {
         let mut b = crate::trace::board::Board::new(&crate::grid::Grid::EMPTY).unwrap();
-        b.empty = 0x1FF;
-        b.cand = [0; 81];
         for c in 0..9 {
-            b.cand[c] = if c < 4 { 0b11_1111 } else { ALL & !0b1111 };
+            b.remove(c, if c < 4 { ALL & !0b11_1111 } else { 0b1111 });
         }
         for c in 9..81 {
-            b.cells[c] = 1;
+            b.remove(c, ALL);
         }
         let mut t = Trace::default();
-        assert!(hidden(4, &b, &mut t));
+        assert!(hidden(4, &mut b, &mut t));
         let s = t.steps[0];
         assert_eq!(s.technique, Technique::HiddenQuad);
         assert_eq!((s.digits, s.cells, s.base), (0b1111, 0b1111, 1));

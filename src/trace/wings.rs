@@ -1,15 +1,8 @@
 //! XY-wing and XYZ-wing: a pivot cell and two bivalue pincers it sees.
 
-use super::board::{bit, cells_of, Board, Cells, PEER_SET};
+use super::board::{bit, cells_of, Board, Cells, COUNT, PEER_SET};
 use super::subsets::push_if_removed;
 use super::{Step, StepKind, Technique, Trace};
-
-/// The empty cells with exactly two candidates.
-fn bivalue(b: &Board) -> Cells {
-    cells_of(b.empty)
-        .filter(|&c| b.cand[c].count_ones() == 2)
-        .fold(0, |acc, c| acc | 1 << c)
-}
 
 /// Pushes the removal of `z` from `targets` (the cells holding it that see every wing cell).
 fn push(
@@ -34,13 +27,13 @@ fn push(
 /// The first XY-wing (pivots row-major): pivot {x,y}, pincers {x,z} and {y,z} that the pivot
 /// sees; z goes from every cell that sees both pincers.
 pub(super) fn xy_wing(b: &Board, t: &mut Trace) -> bool {
-    let two = bivalue(b);
+    let [_, _, two, _] = b.by_count();
     for pivot in cells_of(two) {
         let pv = b.cand[pivot];
         let near = PEER_SET[pivot] & two;
         for p1 in cells_of(near) {
             let c1 = b.cand[p1];
-            if (c1 & pv).count_ones() != 1 {
+            if COUNT[usize::from(c1 & pv)] != 1 {
                 continue;
             }
             let z = c1 & !pv;
@@ -65,12 +58,9 @@ pub(super) fn xy_wing(b: &Board, t: &mut Trace) -> bool {
 /// The first XYZ-wing (pivots row-major): pivot {x,y,z}, pincers {x,z} and {y,z} that the
 /// pivot sees; z goes from every cell that sees all three.
 pub(super) fn xyz_wing(b: &Board, t: &mut Trace) -> bool {
-    let two = bivalue(b);
-    for pivot in cells_of(b.empty) {
+    let [_, _, two, three] = b.by_count();
+    for pivot in cells_of(three) {
         let pv = b.cand[pivot];
-        if pv.count_ones() != 3 {
-            continue;
-        }
         let near = PEER_SET[pivot] & two;
         for p1 in cells_of(near) {
             let c1 = b.cand[p1];
