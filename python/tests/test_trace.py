@@ -6,6 +6,7 @@ import csv
 import json
 
 import numpy as np
+import pytest
 
 import sudoku_batch as sb
 from conftest import REPO, assert_solution, read_puzzles, run_cli
@@ -59,3 +60,36 @@ def test_every_status():
     assert_solution(rows[2], t.solutions[2])
     assert (t.solutions[3] == 0).all()
     assert (t.steps == t.placements + t.eliminations + t.guesses + t.backtracks).all()
+
+
+def _as_json_step(step: dict) -> dict:
+    """A Parquet step (a dict of every field) as the JSON Lines step: null fields and
+    ``undone: false`` left out, ``removed`` pairs as ``[cell, digit]``."""
+    out = {k: v for k, v in step.items() if v is not None and not (k == "undone" and v is False)}
+    if "removed" in out:
+        out["removed"] = [[p["cell"], p["digit"]] for p in out["removed"]]
+    return out
+
+
+def test_parquet_trace_column_is_a_list_of_steps(cli, tmp_path):
+    """With the CLI built with ``--features parquet``, pyarrow reads the ``trace`` column as
+    ``list<struct>`` whose steps are the JSON Lines steps (skipped on a build without it)."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    src = tmp_path / "p.txt"
+    src.write_text("\n".join((REPO / "data" / "sample.txt").read_text().splitlines()[:40]) + "\n")
+    out = tmp_path / "t.parquet"
+    done = run_cli(cli, "trace", "-q", str(src), "-o", str(out))
+    if done.returncode == 2 and "writes no Parquet" in done.stderr:
+        pytest.skip("the CLI is built without the `parquet` feature")
+    assert done.returncode == 0, done.stderr
+    jsonl = tmp_path / "t.jsonl"
+    assert run_cli(cli, "trace", "-q", str(src), "-o", str(jsonl)).returncode == 0
+    want = [json.loads(line)["trace"] for line in jsonl.read_text().splitlines()]
+    table = pq.read_table(out)
+    step_type = table.schema.field("trace").type.value_type
+    assert [f.name for f in step_type] == [
+        "n", "kind", "technique", "cell", "digit", "cells", "digits", "base", "cover", "removed", "depth", "undone",
+    ]
+    got = [[_as_json_step(s) for s in steps] for steps in table.column("trace").to_pylist()]
+    assert got == want
+    assert any(s["kind"] == "backtrack" for steps in got for s in steps)

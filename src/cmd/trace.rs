@@ -1,9 +1,11 @@
 //! `trace`: every puzzle's step-by-step solution with named techniques (issue 35), one row
 //! a record, through the engine and the table outputs as `rate` writes its ratings.
 //!
-//! JSON Lines, CSV, text and Parquet rows carry the summary and the steps as a JSON array
-//! ([`crate::trace::json`]); `.npz` carries the summary and each puzzle's Shah et al. row
-//! ([`crate::trace::shah`], an N×325 `uint8` array named `shah`). See `docs/trace.md`.
+//! JSON Lines, CSV and text rows carry the summary and the steps as a JSON array
+//! ([`crate::trace::json`]); Parquet rows the summary and the steps as a list of structs
+//! ([`Kind::Steps`], built from the [`Trace`] by the writer); `.npz` carries the summary and
+//! each puzzle's Shah et al. row ([`crate::trace::shah`], an N×325 `uint8` array named
+//! `shah`). See `docs/trace.md`.
 
 use anyhow::Result;
 
@@ -54,11 +56,18 @@ macro_rules! summary_columns {
     };
 }
 
-/// The columns of JSON Lines, CSV, text and Parquet output.
+/// The columns of JSON Lines, CSV and text output.
 pub const COLUMNS: &[Column] = summary_columns!(
     col("puzzle", Kind::Grid),
     col("solution", Kind::Grid),
     col("trace", Kind::Json)
+);
+
+/// The columns of Parquet output: the steps as a nested column ([`Kind::Steps`]).
+pub const PARQUET_COLUMNS: &[Column] = summary_columns!(
+    col("puzzle", Kind::Grid),
+    col("solution", Kind::Grid),
+    col("trace", Kind::Steps)
 );
 
 /// The columns of `.npz` output: the steps as the Shah layout.
@@ -80,7 +89,7 @@ pub struct Traced {
     pub summary: Summary,
     /// The solution the trace reached.
     pub solution: Option<Grid>,
-    /// The steps as JSON, or the Shah row, as the format needs.
+    /// The steps as JSON, the Shah row or the trace itself, as the format needs.
     pub steps: Steps,
     /// Why the record is `invalid`.
     pub error: Option<ParseError>,
@@ -93,6 +102,14 @@ pub enum Steps {
     Json(String),
     /// A Shah row ([`crate::trace::shah`]).
     Shah(Box<[u8; shah::WIDTH]>),
+    /// The trace itself, which the Parquet writer turns into its nested column
+    /// ([`Value::Steps`]): no JSON text is made.
+    Trace {
+        /// The trace.
+        trace: Trace,
+        /// Write only the steps that [`Trace::kept_steps`] keeps with `placements_only`.
+        placements_only: bool,
+    },
     /// None (an invalid record).
     None,
 }
@@ -120,9 +137,10 @@ fn invalid(raw: &RawRecord) -> Traced {
 }
 
 /// Traces one record: `invalid` when it is no puzzle or its givens clash; else its status
-/// (uniqueness by [`Trace::solution_count`]), summary and steps (`shah`: as a Shah row,
-/// else as JSON, `placements_only` as [`crate::trace::json::steps_json`] says).
-pub fn trace_record(raw: &RawRecord, shah_row: bool, placements_only: bool) -> Traced {
+/// (uniqueness by [`Trace::solution_count`]), summary and steps in the form `format`
+/// writes: a Shah row for `.npz`, the trace for Parquet, else JSON (`placements_only` as
+/// [`crate::trace::json::steps_json`] says).
+pub fn trace_record(raw: &RawRecord, format: TableFormat, placements_only: bool) -> Traced {
     let puzzle = match raw.checked_puzzle() {
         Ok(p) => *p,
         Err(e) => {
@@ -137,7 +155,7 @@ pub fn trace_record(raw: &RawRecord, shah_row: bool, placements_only: bool) -> T
     thread_local! {
         static TRACE: std::cell::RefCell<Trace> = std::cell::RefCell::new(Trace::default());
     }
-    TRACE.with_borrow_mut(|t| row(raw, &puzzle, t, shah_row, placements_only))
+    TRACE.with_borrow_mut(|t| row(raw, &puzzle, t, format, placements_only))
 }
 
 /// [`trace_record`] of a puzzle that parsed, tracing into `t`.
@@ -145,7 +163,7 @@ fn row(
     raw: &RawRecord,
     puzzle: &Grid,
     t: &mut Trace,
-    shah_row: bool,
+    format: TableFormat,
     placements_only: bool,
 ) -> Traced {
     trace::trace_into(puzzle, t);
@@ -154,21 +172,29 @@ fn row(
         1 => Status::Solved,
         _ => Status::Multiple,
     };
-    let steps = if shah_row {
-        Steps::Shah(Box::new(shah::encode(puzzle, t)))
-    } else {
-        // Sized for the usual step (about 90 bytes) so that the text is not regrown.
-        let mut json = String::with_capacity(96 * t.steps.len() + 2);
-        trace::json::steps_json(t, placements_only, &mut json);
-        Steps::Json(json)
+    let summary = t.summary();
+    let solution = (t.outcome == Some(Outcome::Solved)).then_some(t.grid);
+    let steps = match format {
+        TableFormat::Npz => Steps::Shah(Box::new(shah::encode(puzzle, t))),
+        // The writer builds the Arrow columns from the trace itself: it leaves the buffer.
+        TableFormat::Parquet => Steps::Trace {
+            trace: std::mem::take(t),
+            placements_only,
+        },
+        _ => {
+            // Sized for the usual step (about 90 bytes) so that the text is not regrown.
+            let mut json = String::with_capacity(96 * t.steps.len() + 2);
+            trace::json::steps_json(t, placements_only, &mut json);
+            Steps::Json(json)
+        }
     };
     Traced {
         record: raw.record,
         line: raw.line,
         puzzle: Some(*puzzle),
         status,
-        summary: t.summary(),
-        solution: (t.outcome == Some(Outcome::Solved)).then_some(t.grid),
+        summary,
+        solution,
         steps,
         error: None,
     }
@@ -218,6 +244,13 @@ fn write_record(
     let steps = match &r.steps {
         Steps::Json(j) => Value::Json(j),
         Steps::Shah(row) => Value::Bytes(&row[..]),
+        Steps::Trace {
+            trace,
+            placements_only,
+        } => Value::Steps {
+            trace,
+            placements_only: *placements_only,
+        },
         Steps::None => Value::Null,
     };
     let mut row = [
@@ -256,16 +289,21 @@ fn write_record(
 /// Fatal problems only (exit 2): an input that cannot be opened or read, an output that
 /// cannot be written.
 pub fn run_trace(cfg: &TraceConfig) -> Result<TraceSummary> {
-    let npz = cfg.output.format == TableFormat::Npz;
+    let format = cfg.output.format;
+    let npz = format == TableFormat::Npz;
     let placements_only = cfg.placements_only;
-    let columns = if npz { NPZ_COLUMNS } else { COLUMNS };
+    let columns = match format {
+        TableFormat::Npz => NPZ_COLUMNS,
+        TableFormat::Parquet => PARQUET_COLUMNS,
+        _ => COLUMNS,
+    };
     let mut summary = TraceSummary::default();
     let mut notes = Notes::default();
     summary.interrupted = write_table(
         &cfg.read,
         &cfg.output,
         columns,
-        |raw| trace_record(raw, npz, placements_only),
+        |raw| trace_record(raw, format, placements_only),
         |table, path, layout, r| {
             Ok(write_record(
                 table,

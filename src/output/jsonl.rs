@@ -37,7 +37,10 @@ impl TableWriter for JsonlTable {
                 Value::Null => self.line.extend_from_slice(b"null"),
                 Value::Float(x) if !x.is_finite() => self.line.extend_from_slice(b"null"),
                 Value::Text(t) => serde_json::to_writer(&mut self.line, t)?,
-                Value::Json(t) => self.line.extend_from_slice(t.as_bytes()),
+                Value::Json(_) | Value::Steps { .. } => {
+                    let text = v.json_text().expect("a JSON value");
+                    self.line.extend_from_slice(text.as_bytes());
+                }
                 Value::Bytes(b) => {
                     self.line.push(b'[');
                     for (i, n) in b.iter().enumerate() {

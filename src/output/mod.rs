@@ -12,6 +12,8 @@ pub mod npz;
 mod parquet;
 pub mod rejects;
 mod solve_table;
+#[cfg(feature = "parquet")]
+mod steps_arrow;
 mod stream;
 pub mod table;
 

@@ -103,9 +103,11 @@ impl Spool {
                 row.resize(width, 0);
                 f.write_all(&row)
             }
-            (Kind::Text | Kind::Json, v) => {
-                let t = match v {
-                    Value::Text(t) | Value::Json(t) => t.as_bytes(),
+            (Kind::Text | Kind::Json | Kind::Steps, v) => {
+                let json = v.json_text();
+                let t = match (v, &json) {
+                    (Value::Text(t), _) => t.as_bytes(),
+                    (_, Some(j)) => j.as_bytes(),
                     _ => b"",
                 };
                 self.width = self.width.max(t.len());
@@ -206,7 +208,7 @@ fn write_array<W: io::Write>(w: &mut W, spool: Spool, rows: u64) -> io::Result<(
         Kind::Float => w.write_all(&header::<f64>(&[rows])?)?,
         Kind::Bool => w.write_all(&header::<bool>(&[rows])?)?,
         Kind::Bytes(n) => w.write_all(&header::<u8>(&[rows, n as u64])?)?,
-        Kind::Text | Kind::Json => return write_text(w, &mut data, width, rows),
+        Kind::Text | Kind::Json | Kind::Steps => return write_text(w, &mut data, width, rows),
     }
     // The spool holds the array's bytes: copied through the reader's buffer, 1 MiB a write.
     io::copy(&mut data, w)?;

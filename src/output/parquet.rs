@@ -8,6 +8,7 @@
 //! | real number | `Float64` | null |
 //! | word or path | `Utf8` | null |
 //! | flag | `Boolean` | null |
+//! | `trace`'s steps | `List<Struct<...>>`, one struct per step ([`super::steps_arrow`]) | null |
 //!
 //! Pages are not compressed by default (`--parquet-compression snappy|zstd` compresses
 //! them), and grid columns are PLAIN-encoded (no dictionary: nearly every
@@ -35,6 +36,7 @@ use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnPath;
 
+use super::steps_arrow::{self, StepsBuilder};
 use super::table::{Column, Kind, ParquetCompression, TableWriter, Value};
 use super::Target;
 use crate::grid::CELLS;
@@ -42,9 +44,9 @@ use crate::grid::CELLS;
 /// Rows per row group (and per Arrow batch held in memory).
 pub const ROW_GROUP: usize = 64 * 1024;
 
-/// Text bytes buffered in the Arrow builders before they are written as a batch, whatever
-/// the row count: a row of `trace` holds a whole puzzle's steps (kilobytes), so 64 Ki rows
-/// of it would hold hundreds of megabytes.
+/// Text bytes (and the estimated bytes of nested steps) buffered in the Arrow builders
+/// before they are written as a batch, whatever the row count: a row of `trace` holds a
+/// whole puzzle's steps (kilobytes), so 64 Ki rows of it would hold hundreds of megabytes.
 const BATCH_BYTES: usize = 32 << 20;
 
 /// Encoded bytes of the row group in progress after which it is closed early, for the
@@ -63,6 +65,7 @@ enum Builder {
     Int(Int64Builder),
     Float(Float64Builder),
     Bool(BooleanBuilder),
+    Steps(Box<StepsBuilder>),
 }
 
 /// Buffers up to [`ROW_GROUP`] rows (or `BATCH_BYTES` of text) in Arrow builders, then
@@ -72,7 +75,7 @@ pub(crate) struct ParquetTable {
     schema: Arc<Schema>,
     builders: Vec<Builder>,
     rows: usize,
-    /// Text bytes in the builders.
+    /// Text bytes in the builders, and the estimated bytes of nested steps.
     bytes: usize,
 }
 
@@ -86,6 +89,7 @@ fn builders(columns: &[Column]) -> Vec<Builder> {
             Kind::Int => Builder::Int(Int64Builder::new()),
             Kind::Float => Builder::Float(Float64Builder::new()),
             Kind::Bool => Builder::Bool(BooleanBuilder::new()),
+            Kind::Steps => Builder::Steps(Box::new(StepsBuilder::new())),
         })
         .collect()
 }
@@ -108,6 +112,7 @@ impl ParquetTable {
                     Kind::Int => DataType::Int64,
                     Kind::Float => DataType::Float64,
                     Kind::Bool => DataType::Boolean,
+                    Kind::Steps => steps_arrow::data_type(),
                 };
                 Field::new(c.name, t, true)
             })
@@ -149,6 +154,7 @@ impl ParquetTable {
                     Builder::Int(b) => Arc::new(b.finish()),
                     Builder::Float(b) => Arc::new(b.finish()),
                     Builder::Bool(b) => Arc::new(b.finish()),
+                    Builder::Steps(b) => b.finish(),
                 }
             })
             .collect();
@@ -176,6 +182,11 @@ impl TableWriter for ParquetTable {
                     self.bytes += t.len();
                     b.append_value(t);
                 }
+                (Builder::Text(b), v @ Value::Steps { .. }) => {
+                    let text = v.json_text().expect("a JSON value");
+                    self.bytes += text.len();
+                    b.append_value(text);
+                }
                 (Builder::Text(b), v @ Value::Bytes(_)) => {
                     let mut text = Vec::new();
                     super::table::push_plain(&mut text, v);
@@ -186,10 +197,18 @@ impl TableWriter for ParquetTable {
                 }
                 (Builder::Float(b), Value::Float(x)) => b.append_value(*x),
                 (Builder::Bool(b), Value::Bool(x)) => b.append_value(*x),
+                (
+                    Builder::Steps(b),
+                    Value::Steps {
+                        trace,
+                        placements_only,
+                    },
+                ) => self.bytes += b.append(trace, *placements_only),
                 (Builder::Text(b), _) => b.append_null(),
                 (Builder::Int(b), _) => b.append_null(),
                 (Builder::Float(b), _) => b.append_null(),
                 (Builder::Bool(b), _) => b.append_null(),
+                (Builder::Steps(b), _) => b.append_null(),
             }
         }
         self.rows += 1;

@@ -9,6 +9,7 @@ use std::io::{self, Write};
 
 use super::Target;
 use crate::grid::{Grid, CELLS};
+use crate::trace::Trace;
 
 /// What a column holds, which decides how each format stores it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +31,10 @@ pub enum Kind {
     /// array in `.npz` (zeros for a missing value), a JSON array in JSON Lines, the numbers
     /// separated by spaces in CSV, text and Parquet (`trace`'s Shah layout).
     Bytes(usize),
+    /// `trace`'s steps ([`Value::Steps`]): a nested column in Parquet, `List<Struct>` with
+    /// one struct per step (`output::steps_arrow`); in every other format the JSON array of
+    /// [`crate::trace::json::steps_json`], as a [`Kind::Json`] column holds it.
+    Steps,
 }
 
 /// One column of a table: its header name and kind.
@@ -80,8 +85,35 @@ pub enum Value<'a> {
     Json(&'a str),
     /// Whole numbers 0..=255 ([`Kind::Bytes`]).
     Bytes(&'a [u8]),
+    /// A trace's steps ([`Kind::Steps`]): all of them, or with `placements_only` those that
+    /// [`Trace::kept_steps`] keeps.
+    Steps {
+        /// The trace.
+        trace: &'a Trace,
+        /// Keep only the placements and guesses that stand in the solution.
+        placements_only: bool,
+    },
     /// No value.
     Null,
+}
+
+impl Value<'_> {
+    /// The JSON text of a [`Value::Json`], or of a [`Value::Steps`] (made now, by
+    /// [`crate::trace::json::steps_json`]); `None` for any other value.
+    pub(crate) fn json_text(&self) -> Option<std::borrow::Cow<'_, str>> {
+        match *self {
+            Value::Json(t) => Some(t.into()),
+            Value::Steps {
+                trace,
+                placements_only,
+            } => {
+                let mut text = String::new();
+                crate::trace::json::steps_json(trace, placements_only, &mut text);
+                Some(text.into())
+            }
+            _ => None,
+        }
+    }
 }
 
 /// An output format for tables.
@@ -306,7 +338,11 @@ pub(crate) fn push_plain(line: &mut Vec<u8>, v: &Value<'_>) {
             let _ = write!(line, "{x:.4}");
         }
         Value::Float(_) | Value::Null => {}
-        Value::Text(t) | Value::Json(t) => line.extend_from_slice(t.as_bytes()),
+        Value::Text(t) => line.extend_from_slice(t.as_bytes()),
+        Value::Json(_) | Value::Steps { .. } => {
+            let text = v.json_text().expect("a JSON value");
+            line.extend_from_slice(text.as_bytes());
+        }
         Value::Bytes(b) => {
             for (i, n) in b.iter().enumerate() {
                 if i > 0 {
@@ -353,7 +389,11 @@ impl TableWriter for TextTable {
             }
             first = false;
             match v {
-                Value::Text(t) | Value::Json(t) => push_csv_text(&mut self.line, t, self.sep),
+                Value::Text(t) => push_csv_text(&mut self.line, t, self.sep),
+                Value::Json(_) | Value::Steps { .. } => {
+                    let text = v.json_text().expect("a JSON value");
+                    push_csv_text(&mut self.line, &text, self.sep);
+                }
                 Value::Null => self.line.extend_from_slice(self.missing.as_bytes()),
                 v => push_plain(&mut self.line, v),
             }
@@ -491,6 +531,40 @@ mod tests {
         // CSV keeps an empty field for a missing value.
         let csv = written(TableFormat::Csv, &rows[..1]);
         assert_eq!(csv.lines().nth(1), Some("0,,x,,false"));
+    }
+
+    /// A [`Kind::Steps`] column outside Parquet holds the steps' JSON array, as `trace`'s
+    /// [`Kind::Json`] column does: raw in JSON Lines, one quoted field in CSV.
+    #[test]
+    fn steps_outside_parquet_are_the_json_array() {
+        const STEPS: &[Column] = &[Column {
+            name: "trace",
+            kind: Kind::Steps,
+        }];
+        let mut puzzle = [0u8; CELLS];
+        puzzle[..9].copy_from_slice(&[0, 2, 3, 4, 5, 6, 7, 8, 9]);
+        let trace = crate::trace::trace(&Grid(puzzle));
+        let mut json = String::new();
+        crate::trace::json::steps_json(&trace, false, &mut json);
+        assert!(json.contains(r#""technique":"#), "{json}");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t");
+        for format in [TableFormat::Jsonl, TableFormat::Csv] {
+            let target = Target::create(path.to_str().unwrap()).unwrap();
+            let mut w = table_writer(format, target, STEPS, ParquetCompression::None).unwrap();
+            let steps = Value::Steps {
+                trace: &trace,
+                placements_only: false,
+            };
+            w.write_row(&[steps]).unwrap();
+            w.finish().unwrap().commit().unwrap();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let want = match format {
+                TableFormat::Jsonl => format!("{{\"trace\":{json}}}\n"),
+                _ => format!("trace\n\"{}\"\n", json.replace('"', "\"\"")),
+            };
+            assert_eq!(text, want, "{format:?}");
+        }
     }
 
     #[test]

@@ -43,11 +43,7 @@ pub fn steps_json(t: &Trace, placements_only: bool, out: &mut String) {
     out.clear();
     out.push('[');
     let mut first = true;
-    for (n, s) in t.steps.iter().enumerate() {
-        let placed = matches!(s.kind, StepKind::Placement | StepKind::Guess);
-        if placements_only && (!placed || s.undone) {
-            continue;
-        }
+    for (n, s) in t.kept_steps(placements_only) {
         if !first {
             out.push(',');
         }

@@ -304,6 +304,16 @@ impl Trace {
         }
     }
 
+    /// The steps that `trace`'s outputs write, with their index in the full trace: every
+    /// step, or with `placements_only` the placements and guesses that stand in the
+    /// solution (the steps of the Shah layout).
+    pub fn kept_steps(&self, placements_only: bool) -> impl Iterator<Item = (usize, &Step)> {
+        self.steps.iter().enumerate().filter(move |(_, s)| {
+            !placements_only
+                || (matches!(s.kind, StepKind::Placement | StepKind::Guess) && !s.undone)
+        })
+    }
+
     /// The per-puzzle summary.
     pub fn summary(&self) -> Summary {
         let mut s = Summary::default();

@@ -14,7 +14,7 @@
 //!
 //! Every value fits a byte, so the rows are stored as `uint8`.
 
-use super::{StepKind, Technique, Trace};
+use super::{Technique, Trace};
 use crate::grid::{Grid, CELLS};
 
 /// Integers a row: 1 + 81 × 4.
@@ -36,10 +36,8 @@ pub fn encode(puzzle: &Grid, t: &Trace) -> [u8; WIDTH] {
         }
     }
     if t.outcome == Some(super::Outcome::Solved) {
-        for s in &t.steps {
-            if matches!(s.kind, StepKind::Placement | StepKind::Guess) && !s.undone {
-                put(usize::from(s.cell), s.digit, s.technique.code());
-            }
+        for (_, s) in t.kept_steps(true) {
+            put(usize::from(s.cell), s.digit, s.technique.code());
         }
     }
     row[0] = givens;

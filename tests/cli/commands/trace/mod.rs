@@ -3,6 +3,7 @@
 
 mod checker;
 mod cli;
+mod parquet;
 
 use std::path::PathBuf;
 
