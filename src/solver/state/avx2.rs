@@ -15,18 +15,33 @@
 //! at once; the stack logic, the triad rules and the split's choice run the portable code,
 //! compiled here with the kernel's features, on the boards stored back.
 //!
-//! The minirow pattern of a board comes from the portable tables, not from BMI2 `pext`,
-//! which is slow on AMD CPUs before Zen 3, a common AVX2 machine without AVX-512.
+//! The band logic's table is looked up by the transpose of a board's minirow pattern
+//! ([`minirow_key`]), which takes a few shifts, where the pattern takes three table
+//! lookups, or BMI2 `pext`, which is slow on AMD CPUs before Zen 3 (common AVX2 machines
+//! without AVX-512).
 
 mod boards;
+mod split;
 
 use boards::{and, and_not, band_counts, effects, place, Boards};
 
+use super::super::tables::COMPLEX_T;
 use super::bits::lone_cells;
+use super::triads::MINIROW_LOW;
 use super::{
-    band_pattern, column_mask, stack_filter_portable, triads, Branch, Contradiction, Logic, State,
-    BAND, COMPLEX, OTHER, POINTING,
+    column_mask, stack_filter_portable, triads, Branch, Contradiction, Logic, State, BAND, OTHER,
+    POINTING,
 };
+
+/// The index of board `a` into [`COMPLEX_T`]: bit `3k + r` set when row `r` has a
+/// candidate in box `k`. The minirow flags sit at bits `9r + 3k` (`3j` for `j = 3r + k`);
+/// shifting them down by 8 and by 16 as well lands each at bit `3k + r` and no two on one
+/// bit: `3j`, `3j - 8` and `3j - 16` are `3k + r` for rows 0, 1 and 2 respectively.
+#[inline(always)]
+fn minirow_key(a: u32) -> usize {
+    let m = (a | a >> 1 | a >> 2) & MINIROW_LOW;
+    ((m | m >> 8 | m >> 16) & 0x1FF) as usize
+}
 
 impl State {
     /// [`State::propagate`] on the registers (see the module doc): the same result and
@@ -95,7 +110,7 @@ impl State {
                     let i = m.trailing_zeros() as usize;
                     m &= m - 1;
                     let a = seen[i & 31];
-                    let a = a & COMPLEX[band_pattern(a) & 0x1FF];
+                    let a = a & COMPLEX_T[minirow_key(a)];
                     if a == 0 {
                         return Err(Contradiction);
                     }
@@ -166,7 +181,7 @@ impl State {
             let pairs = counts.map(|[_, r2, r3]| r2 & !r3);
             let bivalue = pairs.iter().map(|p| p.count_ones()).sum();
             if TRIADS {
-                if let Some(at) = self.choose_split(bivalue) {
+                if let Some(at) = split::choose(&self.cand, bivalue) {
                     return Ok(Some(Branch::Split(at)));
                 }
             }
@@ -191,9 +206,33 @@ impl State {
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::tables::COMPLEX;
+    use super::super::band_pattern;
     use super::super::tests::{givens_match_the_portable_copy, kernel_matches_the_portable_one};
     use super::*;
     use crate::solver::Kernel;
+
+    /// The transposed table, looked up by the shifted flags, gives what the portable
+    /// table gives from the pattern, for every minirow pattern (each minirow of a board
+    /// full or empty, and with one cell of three).
+    #[test]
+    fn minirow_key_finds_the_portable_table_entry() {
+        for pattern in 0..512u32 {
+            for cell in [0o7, 0o1, 0o4] {
+                let mut a = 0u32;
+                for j in 0..9 {
+                    if pattern >> j & 1 == 1 {
+                        a |= cell << (3 * j);
+                    }
+                }
+                assert_eq!(
+                    COMPLEX_T[minirow_key(a)],
+                    COMPLEX[band_pattern(a)],
+                    "{a:#o}"
+                );
+            }
+        }
+    }
 
     /// `false`, saying why on standard error, when this CPU cannot run the AVX2 kernel
     /// (there is then nothing to compare).

@@ -320,11 +320,30 @@ static BY_DIGIT: [[i32; 8]; 5] = {
     t
 };
 
+/// The boards of `words` (at least [`BOARDS`] words, as `State::cand` or
+/// [`Boards::lanes`] hold them) two digits to a register, the bands in lanes ([`BY_DIGIT`]).
+///
+/// # Panics
+/// When `words` is shorter than [`BOARDS`].
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn by_digit(words: &[u32]) -> [__m256i; 5] {
+    assert!(words.len() >= BOARDS);
+    BY_DIGIT.map(|idx| {
+        // SAFETY: a 32-byte load of one row of the table, whose indices are below
+        // `BOARDS`, inside `words` (checked above).
+        unsafe {
+            let idx = _mm256_loadu_si256(idx.as_ptr().cast());
+            _mm256_i32gather_epi32::<4>(words.as_ptr().cast(), idx)
+        }
+    })
+}
+
 /// Each band's cells with at least one, two and three candidates over its nine boards
 /// (`super::super::candidate_counts` of each band), from `seen`, the 32 board lanes as
 /// [`Boards::lanes`] gives them: the boards gathered two digits to a register with the
-/// bands in lanes, counted in three accumulators down the registers (all bands at
-/// once), and the two halves' counts joined.
+/// bands in lanes ([`by_digit`]), counted in three accumulators down the registers (all
+/// bands at once), and the two halves' counts joined.
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn band_counts(seen: &[u32; 32]) -> [[u32; 3]; 3] {
@@ -333,13 +352,7 @@ pub(super) fn band_counts(seen: &[u32; 32]) -> [[u32; 3]; 3] {
         _mm256_setzero_si256(),
         _mm256_setzero_si256(),
     );
-    for idx in &BY_DIGIT {
-        // SAFETY: a 32-byte load of one row of the table, whose indices are below 32,
-        // the words of `seen`.
-        let x = unsafe {
-            let idx = _mm256_loadu_si256(idx.as_ptr().cast());
-            _mm256_i32gather_epi32::<4>(seen.as_ptr().cast(), idx)
-        };
+    for x in by_digit(seen) {
         r3 = _mm256_or_si256(r3, _mm256_and_si256(r2, x));
         r2 = _mm256_or_si256(r2, _mm256_and_si256(r1, x));
         r1 = _mm256_or_si256(r1, x);
