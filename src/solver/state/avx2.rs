@@ -139,7 +139,7 @@ impl State {
             }
             // Naked singles, counted for all bands at once, placed on the registers for
             // all boards at once.
-            let counts = band_counts(&cand.lanes());
+            let counts = band_counts(cand);
             if counts.iter().any(|c| c[0] != BAND) {
                 return Err(Contradiction);
             }
@@ -181,7 +181,7 @@ impl State {
             let pairs = counts.map(|[_, r2, r3]| r2 & !r3);
             let bivalue = pairs.iter().map(|p| p.count_ones()).sum();
             if TRIADS {
-                if let Some(at) = split::choose(&self.cand, bivalue) {
+                if let Some(at) = split::choose(cand, bivalue) {
                     return Ok(Some(Branch::Split(at)));
                 }
             }

@@ -10,9 +10,9 @@
 
 use std::arch::x86_64::{
     __m128i, __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi32,
-    _mm256_castsi128_si256, _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi32,
-    _mm256_i32gather_epi32, _mm256_loadu_si256, _mm256_movemask_ps, _mm256_or_si256,
-    _mm256_permute2x128_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
+    _mm256_blendv_ps, _mm256_castps_si256, _mm256_castsi128_si256, _mm256_castsi256_ps,
+    _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_loadu_si256, _mm256_movemask_ps,
+    _mm256_or_si256, _mm256_permute2x128_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
     _mm256_setzero_si256, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256,
     _mm256_sub_epi32, _mm256_testz_si256, _mm_loadu_si128, _mm_set_epi64x, _mm_storeu_si128,
 };
@@ -297,8 +297,8 @@ pub(super) fn and_not(a: __m256i, b: __m256i) -> __m256i {
     _mm256_andnot_si256(a, b)
 }
 
-/// Lane indices into 32 board lanes that gather two digits' boards per register, for
-/// [`band_counts`]: register `p` holds digit `2p`'s boards of bands 0, 1, 2 in lanes 0..3
+/// The board numbers (lanes of [`Boards`]) that [`by_digit`] brings together, two digits
+/// to a register, for [`band_counts`] and the split's choice: register `p` holds digit `2p`'s boards of bands 0, 1, 2 in lanes 0..3
 /// and digit `2p + 1`'s in lanes 4..7; lanes 3 and 7 (and digit 9's, which does not exist)
 /// read lane 27, which is 0.
 static BY_DIGIT: [[i32; 8]; 5] = {
@@ -320,39 +320,42 @@ static BY_DIGIT: [[i32; 8]; 5] = {
     t
 };
 
-/// The boards of `words` (at least [`BOARDS`] words, as `State::cand` or
-/// [`Boards::lanes`] hold them) two digits to a register, the bands in lanes ([`BY_DIGIT`]).
-///
-/// # Panics
-/// When `words` is shorter than [`BOARDS`].
+/// The boards two digits to a register, the bands in lanes ([`BY_DIGIT`]), moved
+/// between registers with no memory: each source register permuted by the board
+/// numbers (a lane permute reads their low three bits, the lane), then the right one
+/// taken per lane by bits 3 and 4 of the board number (its register).
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn by_digit(words: &[u32]) -> [__m256i; 5] {
-    assert!(words.len() >= BOARDS);
+pub(super) fn by_digit(b: Boards) -> [__m256i; 5] {
+    let pick = |p: __m256i, q: __m256i, sign: __m256i| {
+        _mm256_castps_si256(_mm256_blendv_ps(
+            _mm256_castsi256_ps(p),
+            _mm256_castsi256_ps(q),
+            _mm256_castsi256_ps(sign),
+        ))
+    };
     BY_DIGIT.map(|idx| {
-        // SAFETY: a 32-byte load of one row of the table, whose indices are below
-        // `BOARDS`, inside `words` (checked above).
-        unsafe {
-            let idx = _mm256_loadu_si256(idx.as_ptr().cast());
-            _mm256_i32gather_epi32::<4>(words.as_ptr().cast(), idx)
-        }
+        // SAFETY: a 32-byte load of one row of the table.
+        let idx = unsafe { _mm256_loadu_si256(idx.as_ptr().cast()) };
+        let [p0, p1, p2, p3] = b.0.map(|r| _mm256_permutevar8x32_epi32(r, idx));
+        let (bit3, bit4) = (_mm256_slli_epi32::<28>(idx), _mm256_slli_epi32::<27>(idx));
+        pick(pick(p0, p1, bit3), pick(p2, p3, bit3), bit4)
     })
 }
 
 /// Each band's cells with at least one, two and three candidates over its nine boards
-/// (`super::super::candidate_counts` of each band), from `seen`, the 32 board lanes as
-/// [`Boards::lanes`] gives them: the boards gathered two digits to a register with the
-/// bands in lanes ([`by_digit`]), counted in three accumulators down the registers (all
-/// bands at once), and the two halves' counts joined.
+/// (`super::super::candidate_counts` of each band): the boards two digits to a register
+/// with the bands in lanes ([`by_digit`]), counted in three accumulators down the
+/// registers (all bands at once), and the two halves' counts joined.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn band_counts(seen: &[u32; 32]) -> [[u32; 3]; 3] {
+pub(super) fn band_counts(cand: Boards) -> [[u32; 3]; 3] {
     let (mut r1, mut r2, mut r3) = (
         _mm256_setzero_si256(),
         _mm256_setzero_si256(),
         _mm256_setzero_si256(),
     );
-    for x in by_digit(seen) {
+    for x in by_digit(cand) {
         r3 = _mm256_or_si256(r3, _mm256_and_si256(r2, x));
         r2 = _mm256_or_si256(r2, _mm256_and_si256(r1, x));
         r1 = _mm256_or_si256(r1, x);
@@ -395,7 +398,7 @@ mod tests {
         for round in 0..3000 {
             let cand = random_boards(&mut next, round % 5);
             // SAFETY: the CPU has AVX2 (checked above).
-            let got = unsafe { band_counts(&Boards::load(&cand).lanes()) };
+            let got = unsafe { band_counts(Boards::load(&cand)) };
             for (b, counts) in got.iter().enumerate() {
                 let want = candidate_counts(&cand[9 * b..9 * b + 9]);
                 assert_eq!(*counts, want, "{cand:?}: band {b}");

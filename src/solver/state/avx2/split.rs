@@ -2,7 +2,7 @@
 //! every band and stack taken on registers at once, where the portable code gathers 54
 //! patterns one by one (most of the AVX2 kernel's time on forum_hardest went there).
 //!
-//! The boards are gathered two digits to a register, the bands in lanes
+//! The boards are brought two digits to a register, the bands in lanes
 //! ([`super::boards::by_digit`]): lane `4h + b` of register `p` is digit `2p + h`'s board
 //! of band `b`. Each lane counts its digit's configurations in band `b` (from its minirows)
 //! and in stack `b` (from its columns in bands `b`, `b + 1`, `b + 2`, the other two
@@ -16,8 +16,7 @@ use std::arch::x86_64::{
     _mm256_srli_epi32, _mm256_storeu_si256, _mm256_sub_epi32, _mm256_xor_si256,
 };
 
-use super::super::BOARDS;
-use super::boards::{by_digit, splat};
+use super::boards::{by_digit, splat, Boards};
 use crate::grid::ORDERS_OF_THREE;
 use crate::solver::state::split::{SplitAt, LOOSE_UNIT};
 
@@ -108,7 +107,7 @@ fn counts(a: __m256i) -> __m256i {
 /// (the same as the portable `State::choose_split`, tested).
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn choose(cand: &[u32; BOARDS], pairs: u32) -> Option<SplitAt> {
+pub(super) fn choose(cand: Boards, pairs: u32) -> Option<SplitAt> {
     let regs = by_digit(cand);
     let n = regs.map(|r| counts(r));
     // Unit totals: the registers summed, then the two halves (the digits of each pair).
@@ -173,7 +172,7 @@ mod tests {
             let pairs = (round % 3) as u32;
             let want = state.choose_split(pairs);
             // SAFETY: the CPU has AVX2 (checked above).
-            let got = unsafe { choose(&cand, pairs) };
+            let got = unsafe { choose(Boards::load(&cand), pairs) };
             assert_eq!(got, want, "{cand:?}");
             picked += usize::from(want.is_some());
             loose += usize::from(want.is_none() && state.choose_split(0).is_some());
