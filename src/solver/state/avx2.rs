@@ -11,9 +11,15 @@
 //! update's deductions go into an accumulator in the registers at once, one lane permute
 //! per register (`boards.rs`), so that nothing is stored in narrow pieces and loaded back
 //! wide (such a load waits for the stores to reach the cache). The boards that changed in
-//! a round are the next round's. Naked singles are placed on the registers for all boards
-//! at once; the stack logic, the triad rules and the split's choice run the portable code,
-//! compiled here with the kernel's features, on the boards stored back.
+//! a round are the next round's (a board that only its own update changed is looked at
+//! again, which costs less than telling it apart).
+//!
+//! Naked singles are counted and placed, the triad rules applied (`triads.rs`) and the
+//! split chosen (`split.rs`) on the registers for all boards at once; for the counts over
+//! a band's digits the boards are permuted two digits to a register with the bands in
+//! lanes, where those counts run down the registers (`boards.rs`, `by_digit`). The stack
+//! logic runs the portable code, compiled here with the kernel's features, on the boards
+//! stored back: the compiler vectorizes it about as well.
 //!
 //! The band logic's table is looked up by the transpose of a board's minirow pattern
 //! ([`minirow_key`]), which takes a few shifts, where the pattern takes three table
@@ -22,6 +28,7 @@
 
 mod boards;
 mod split;
+mod triads;
 
 use boards::{and, and_not, band_counts, effects, place, Boards};
 
@@ -29,8 +36,7 @@ use super::super::tables::COMPLEX_T;
 use super::bits::lone_cells;
 use super::triads::MINIROW_LOW;
 use super::{
-    column_mask, stack_filter_portable, triads, Branch, Contradiction, Logic, State, BAND, OTHER,
-    POINTING,
+    column_mask, stack_filter_portable, Branch, Contradiction, Logic, State, BAND, OTHER, POINTING,
 };
 
 /// The index of board `a` into [`COMPLEX_T`]: bit `3k + r` set when row `r` has a
@@ -168,8 +174,7 @@ impl State {
                     }
                 }
                 if TRIADS {
-                    triads::triads(&mut boards);
-                    let after = Boards::load(&boards);
+                    let after = triads::triads(cand);
                     m = after.differ(cand) & BAND;
                     if m != 0 {
                         cand = after;

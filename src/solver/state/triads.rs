@@ -65,10 +65,7 @@ fn three_four(v: &[u32]) -> (u32, u32) {
 /// Applies both triad rules, in minirows and minicolumns, to the 27 boards (`cand[9b + d]`,
 /// the module doc of `state.rs`; board 27 is padding and stays 0), all removals read from
 /// the boards as they came in. A board left without a place for its digit is found by the
-/// next `State::update`. Inlined, so that the AVX2 kernel compiles it with its features (it
-/// ran in the baseline build's code before, about a sixth of that kernel's time on
-/// forum_hardest).
-#[inline(always)]
+/// next `State::update`.
 pub(super) fn triads(cand: &mut [u32; BOARDS]) {
     // Per board: minirows holding a candidate (`m`) and those the digit is locked to
     // (`l`); columns holding one (`c`, the 27 twice so that the same digit's other bands

@@ -327,13 +327,6 @@ static BY_DIGIT: [[i32; 8]; 5] = {
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn by_digit(b: Boards) -> [__m256i; 5] {
-    let pick = |p: __m256i, q: __m256i, sign: __m256i| {
-        _mm256_castps_si256(_mm256_blendv_ps(
-            _mm256_castsi256_ps(p),
-            _mm256_castsi256_ps(q),
-            _mm256_castsi256_ps(sign),
-        ))
-    };
     BY_DIGIT.map(|idx| {
         // SAFETY: a 32-byte load of one row of the table.
         let idx = unsafe { _mm256_loadu_si256(idx.as_ptr().cast()) };
@@ -341,6 +334,48 @@ pub(super) fn by_digit(b: Boards) -> [__m256i; 5] {
         let (bit3, bit4) = (_mm256_slli_epi32::<28>(idx), _mm256_slli_epi32::<27>(idx));
         pick(pick(p0, p1, bit3), pick(p2, p3, bit3), bit4)
     })
+}
+
+/// For each board lane of [`Boards`] (register `r`, lane `l`: board `8r + l`): where
+/// [`by_digit`] put it, as `8p + lane` (register `p`, its lane); the lanes from 27 read a
+/// lane of digit 9's, which does not exist and holds 0.
+static FROM_DIGITS: [[i32; 8]; 4] = {
+    let mut t = [[8 * 4 + 4; 8]; 4];
+    let mut j = 0;
+    while j < 27 {
+        let (d, b) = (j % 9, j / 9);
+        t[j / 8][j % 8] = (8 * (d / 2) + 4 * (d % 2) + b) as i32;
+        j += 1;
+    }
+    t
+};
+
+/// The inverse of [`by_digit`]: five registers of boards by digit back to the board
+/// lanes, each output register permuted from the five and the right one taken per lane by
+/// the bits of its source register's number.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn from_digits(x: [__m256i; 5]) -> Boards {
+    Boards(FROM_DIGITS.map(|idx| {
+        // SAFETY: a 32-byte load of one row of the table.
+        let idx = unsafe { _mm256_loadu_si256(idx.as_ptr().cast()) };
+        let [s0, s1, s2, s3, s4] = x.map(|r| _mm256_permutevar8x32_epi32(r, idx));
+        let bit3 = _mm256_slli_epi32::<28>(idx);
+        let bit4 = _mm256_slli_epi32::<27>(idx);
+        let bit5 = _mm256_slli_epi32::<26>(idx);
+        pick(pick(pick(s0, s1, bit3), pick(s2, s3, bit3), bit4), s4, bit5)
+    }))
+}
+
+/// Lane by lane, `q` where `sign`'s top bit is set, else `p`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn pick(p: __m256i, q: __m256i, sign: __m256i) -> __m256i {
+    _mm256_castps_si256(_mm256_blendv_ps(
+        _mm256_castsi256_ps(p),
+        _mm256_castsi256_ps(q),
+        _mm256_castsi256_ps(sign),
+    ))
 }
 
 /// Each band's cells with at least one, two and three candidates over its nine boards
