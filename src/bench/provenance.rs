@@ -19,7 +19,7 @@ pub struct Provenance {
     /// Target features compiled in, of those the solver can use (`sse4.2`, `popcnt`, `avx2`, `bmi2`).
     pub target_features: Vec<&'static str>,
     /// The copy of the solver's propagation this CPU runs, chosen at run time:
-    /// `avx512` or `portable` ([`crate::solver::kernel`]).
+    /// `avx512`, `avx2` or `portable` ([`crate::solver::kernel`]).
     pub solver_kernel: &'static str,
     /// CPU model (from `/proc/cpuinfo` on Linux), or `unknown`.
     pub cpu: String,

@@ -17,8 +17,8 @@ pub const KERNEL_VAR: &str = "SUDOKU_BATCH_KERNEL";
 pub enum Kernel {
     /// Plain Rust for any target (on x86-64, the baseline instruction set).
     Portable,
-    /// The portable code compiled for AVX2, BMI1, BMI2, POPCNT and LZCNT (x86-64, run-time
-    /// check): the stack logic and the triad rules vectorized, bit counts in one instruction.
+    /// The candidate boards held in four AVX2 registers, compiled for AVX2, BMI1, BMI2,
+    /// POPCNT and LZCNT (x86-64, run-time check).
     Avx2,
     /// The candidate boards held in two AVX-512 registers (x86-64 with AVX-512F, POPCNT,
     /// BMI1 and BMI2, run-time check).

@@ -6,7 +6,7 @@
 //! a cell is placed in the parent state without a copy.
 //!
 //! Propagation runs from one of three copies, the kernel ([`Kernel`]): the candidates kept
-//! in AVX-512 registers, the portable code compiled for AVX2, or the portable code. The
+//! in AVX-512 registers, or in AVX2 registers, or the portable code. The
 //! fastest this CPU has is chosen at run time unless [`KERNEL_VAR`] names one
 //! ([`kernel()`] says which runs); all give the same guesses and solutions.
 //!
@@ -42,8 +42,8 @@ pub struct Solution {
 }
 
 /// Which copy of the propagation the solver runs ([`Kernel::name`]): `avx512` (the
-/// candidate boards held in AVX-512 registers), `avx2` (the portable code compiled for
-/// AVX2, BMI and POPCNT) or `portable`; the fastest this CPU has (checked at run time)
+/// candidate boards held in AVX-512 registers), `avx2` (held in AVX2 registers) or
+/// `portable`; the fastest this CPU has (checked at run time)
 /// unless [`KERNEL_VAR`] names another. All make the same guesses and find the same
 /// solutions; benchmark reports record it
 /// ([`crate::bench::provenance::Provenance::solver_kernel`]).

@@ -59,17 +59,18 @@
 //! A contradiction is the zero-sized [`Contradiction`], passed up with `?`.
 //!
 //! The search runs one of three copies of [`State::propagate`] (the kernel, chosen once per
-//! process, `Kernel`; [`State::propagate_k`]): the portable one; the same code
-//! compiled for AVX2, BMI and POPCNT (`avx2.rs`); or, on a CPU with AVX-512F, a copy
-//! (`avx512.rs`) that holds the boards in two vector registers for the whole call, runs
-//! each round's updates on the boards as the round found them and applies their deductions
-//! together: the same rules reach the same fixpoint, so the same guesses follow (tested
-//! node by node).
+//! process, `Kernel`; [`State::propagate_k`]): the portable one; or a copy that holds the
+//! boards in vector registers for the whole call, four 256-bit ones on a CPU with AVX2
+//! (`avx2.rs`), two 512-bit ones with AVX-512F (`avx512.rs`), runs each round's updates on
+//! the boards as the round found them and applies their deductions together: the same
+//! rules reach the same fixpoint, so the same guesses follow (tested node by node).
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+#[cfg(target_arch = "x86_64")]
+mod bits;
 mod split;
 mod triads;
 
@@ -655,8 +656,8 @@ fn rot2(y: u32) -> u32 {
 /// candidate and `a`, `c` those of the same digit in bands `b + 1` and `b + 2`: column `k`
 /// stays when `occ[k]` and either `a[k + 1] & c[k + 2]` or `a[k + 2] & c[k + 1]`, the
 /// column offsets taken mod 3 inside the stack ([`rot1`], [`rot2`]). Written as plain loops
-/// over 32 lanes so that they compile to vector code (inlined into the AVX2 kernel
-/// in the AVX2 kernel: about 190 instructions a call, against about 450 for the
+/// over 32 lanes so that they compile to vector code (inlined into the AVX2 kernel, which
+/// runs them with its features: about 190 instructions a call, against about 450 for the
 /// baseline build). A box left without a column, or a row without a box, is found by the
 /// next [`State::update`].
 #[inline(always)]

@@ -123,6 +123,29 @@ pub(crate) const COMPLEX: [u32; 512] = {
     t
 };
 
+/// [`COMPLEX`] indexed by the pattern's transpose (bit `3k + r` set when row `r` can hold
+/// the digit in box `k`), which a board's minirow flags give in a few shifts with no table
+/// (the AVX2 kernel's `minirow_key`), where the pattern itself takes three lookups.
+#[cfg(target_arch = "x86_64")]
+pub(crate) const COMPLEX_T: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut key = 0;
+    while key < 512 {
+        let mut pattern = 0;
+        let mut bit = 0;
+        while bit < 9 {
+            let (k, r) = (bit / 3, bit % 3);
+            if key >> bit & 1 == 1 {
+                pattern |= 1 << (3 * r + k);
+            }
+            bit += 1;
+        }
+        t[key] = COMPLEX[pattern];
+        key += 1;
+    }
+    t
+};
+
 /// For the nine-bit set of columns where a digit may still stand in a band, the cells the
 /// other two bands keep for that digit: a box of the band whose cells all lie in one column
 /// takes that column from the other bands (box/column interaction; this also keeps a

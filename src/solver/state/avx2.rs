@@ -1,25 +1,202 @@
-//! The AVX2 kernel: the portable propagation ([`State::propagate`]) and placement of the
-//! givens compiled for AVX2, BMI1, BMI2, POPCNT and LZCNT, for x86-64 CPUs without
-//! AVX-512. The same code, so the same states and guesses (tested node by node); the
-//! compiler turns the stack logic's and the triad rules' loops over the boards into
-//! 256-bit vector code, and counts bits and finds the lowest set bit in one instruction each.
+//! The AVX2 kernel, for x86-64 CPUs without AVX-512: [`State::propagate`] with the 27
+//! candidate boards held in four 256-bit registers for the whole call (`avx2/boards.rs`),
+//! as the AVX-512 kernel holds them in two, compiled for AVX2, BMI1, BMI2, POPCNT and
+//! LZCNT.
+//!
+//! Each round of updates reads the boards as the round found them (one copy stored at the
+//! round's start, from which each update's 4-byte load takes its value) and their
+//! deductions are applied together, where the portable code applies each before the next:
+//! the rules are the portable code's and monotone, so both reach the same fixpoint and
+//! make the same guesses (tested node by node), though the states between differ. An
+//! update's deductions go into an accumulator in the registers at once, one lane permute
+//! per register (`boards.rs`), so that nothing is stored in narrow pieces and loaded back
+//! wide (such a load waits for the stores to reach the cache). The boards that changed in
+//! a round are the next round's (a board that only its own update changed is looked at
+//! again, which costs less than telling it apart).
+//!
+//! Naked singles are counted and placed, the triad rules applied (`triads.rs`) and the
+//! split chosen (`split.rs`) on the registers for all boards at once; for the counts over
+//! a band's digits the boards are permuted two digits to a register with the bands in
+//! lanes, where those counts run down the registers (`boards.rs`, `by_digit`). The stack
+//! logic runs the portable code, compiled here with the kernel's features, on the boards
+//! stored back: the compiler vectorizes it about as well.
+//!
+//! The band logic's table is looked up by the transpose of a board's minirow pattern
+//! ([`minirow_key`]), which takes a few shifts, where the pattern takes three table
+//! lookups, or BMI2 `pext`, which is slow on AMD CPUs before Zen 3 (common AVX2 machines
+//! without AVX-512).
 
-use super::{Branch, Contradiction, Logic, State};
+mod boards;
+mod split;
+mod triads;
+
+use boards::{and, and_not, band_counts, effects, place, Boards};
+
+use super::super::tables::COMPLEX_T;
+use super::bits::lone_cells;
+use super::triads::MINIROW_LOW;
+use super::{
+    column_mask, stack_filter_portable, Branch, Contradiction, Logic, State, BAND, OTHER, POINTING,
+};
+
+/// The index of board `a` into [`COMPLEX_T`]: bit `3k + r` set when row `r` has a
+/// candidate in box `k`. The minirow flags sit at bits `9r + 3k` (`3j` for `j = 3r + k`);
+/// shifting them down by 8 and by 16 as well lands each at bit `3k + r` and no two on one
+/// bit: `3j`, `3j - 8` and `3j - 16` are `3k + r` for rows 0, 1 and 2 respectively.
+#[inline(always)]
+fn minirow_key(a: u32) -> usize {
+    let m = (a | a >> 1 | a >> 2) & MINIROW_LOW;
+    ((m | m >> 8 | m >> 16) & 0x1FF) as usize
+}
 
 impl State {
-    /// [`State::propagate`] compiled for the AVX2 kernel's features: the same result and
+    /// [`State::propagate`] on the registers (see the module doc): the same result and
     /// state.
     ///
     /// # Safety
     /// The CPU must have AVX2, BMI1, BMI2, POPCNT and LZCNT
     /// (`Kernel::Avx2.available()`).
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    #[inline]
     pub(crate) unsafe fn propagate_avx2(
         &mut self,
         max_pairs: u32,
         logic: Logic,
     ) -> Result<Option<Branch>, Contradiction> {
-        self.propagate_logic(max_pairs, logic)
+        // Two copies, as in the other kernels: the triad rules and the split's choice stay
+        // out of the one the search runs most.
+        // SAFETY: the caller's CPU features.
+        unsafe {
+            if logic == Logic::Triads {
+                self.propagate_avx2_as::<true>(max_pairs, true)
+            } else {
+                self.propagate_avx2_as::<false>(max_pairs, logic == Logic::Stacks)
+            }
+        }
+    }
+
+    /// Writes back the boards and the unfixed cells; the last-seen copies equal the boards
+    /// (the propagation has reached its fixpoint).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn put_avx2(&mut self, cand: Boards, unsolved: [u32; 4]) {
+        cand.store(&mut self.cand);
+        self.prev = self.cand;
+        self.unsolved = [unsolved[0], unsolved[1], unsolved[2]];
+    }
+
+    /// [`State::propagate_avx2`] with the triad rules and the split's choice (`TRIADS`) or
+    /// without them, with the stack logic when `stacks`.
+    ///
+    /// # Safety
+    /// As [`State::propagate_avx2`].
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn propagate_avx2_as<const TRIADS: bool>(
+        &mut self,
+        max_pairs: u32,
+        stacks: bool,
+    ) -> Result<Option<Branch>, Contradiction> {
+        let mut cand = Boards::load(&self.cand);
+        // The boards to update: at first those `update` has not seen as they are (a board
+        // that is 0 on both sides stays out, as in the portable code), then those a round
+        // changed.
+        let mut m = cand.differ(Boards::load(&self.prev)) & BAND;
+        // A fourth word so that `unsolved[b & 3]` needs no bounds check; always 0.
+        let [u0, u1, u2] = self.unsolved;
+        let mut unsolved = [u0, u1, u2, 0];
+        loop {
+            // Settle: `update` on every changed board, each round's updates reading the
+            // boards as the round found them, their deductions applied together.
+            while m != 0 {
+                let start = cand;
+                let seen = cand.lanes();
+                let mut acc = Boards::ones();
+                // The cells each band's updates found alone in a row of their board.
+                let mut solved = [0u32; 4];
+                while m != 0 {
+                    let i = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let a = seen[i & 31];
+                    let a = a & COMPLEX_T[minirow_key(a)];
+                    if a == 0 {
+                        return Err(Contradiction);
+                    }
+                    let keep = POINTING[column_mask(a) as usize];
+                    let b = usize::from(OTHER[i % 27][2]);
+                    // Every lone cell leaves the band's other boards, whether or not an
+                    // earlier update fixed it (then they lack it already), so that no
+                    // update waits on the last one's `unsolved`. Two boards that both
+                    // claim a cell take it from each other, and the next round finds the
+                    // row left empty: the contradiction the portable code finds when the
+                    // second claim meets the first's placement.
+                    let new = lone_cells(a);
+                    solved[b & 3] |= new;
+                    acc = acc.apply(i, effects(a, keep, new));
+                }
+                for (u, s) in unsolved.iter_mut().zip(solved) {
+                    *u &= !s;
+                }
+                cand = cand.zip(acc, |c, k| and(c, k));
+                m = cand.differ(start) & BAND;
+            }
+            // Each word alone (one 8-byte load over two fresh 4-byte stores would wait).
+            if unsolved[0] | unsolved[1] | unsolved[2] == 0 {
+                self.put_avx2(cand, unsolved);
+                return Ok(None);
+            }
+            // Naked singles, counted for all bands at once, placed on the registers for
+            // all boards at once.
+            let counts = band_counts(cand);
+            if counts.iter().any(|c| c[0] != BAND) {
+                return Err(Contradiction);
+            }
+            let open = Boards::per_band([unsolved[0], unsolved[1], unsolved[2]]);
+            let two = Boards::per_band([counts[0][1], counts[1][1], counts[2][1]]);
+            let hits = cand
+                .zip(two, |c, t| and_not(t, c))
+                .zip(open, |h, o| and(h, o));
+            if !hits.is_zero() {
+                let before = cand;
+                cand = place(cand, hits)?;
+                m = cand.differ(before) & BAND;
+                continue;
+            }
+            if stacks || TRIADS {
+                let mut boards = self.cand;
+                cand.store(&mut boards);
+                if stacks {
+                    stack_filter_portable(&mut boards);
+                    let after = Boards::load(&boards);
+                    // After settling, any difference is new.
+                    m = after.differ(cand) & BAND;
+                    if m != 0 {
+                        cand = after;
+                        continue;
+                    }
+                }
+                if TRIADS {
+                    let after = triads::triads(cand);
+                    m = after.differ(cand) & BAND;
+                    if m != 0 {
+                        cand = after;
+                        continue;
+                    }
+                }
+            }
+            self.put_avx2(cand, unsolved);
+            let pairs = counts.map(|[_, r2, r3]| r2 & !r3);
+            let bivalue = pairs.iter().map(|p| p.count_ones()).sum();
+            if TRIADS {
+                if let Some(at) = split::choose(cand, bivalue) {
+                    return Ok(Some(Branch::Split(at)));
+                }
+            }
+            let cell = self.branch_cell(pairs, max_pairs);
+            return Ok(Some(Branch::Cell {
+                cell,
+                digits: self.digits(cell),
+                pairs: bivalue,
+            }));
+        }
     }
 
     /// [`State::from_givens_k`] compiled for the AVX2 kernel's features: the same state.
@@ -34,9 +211,33 @@ impl State {
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::tables::COMPLEX;
+    use super::super::band_pattern;
     use super::super::tests::{givens_match_the_portable_copy, kernel_matches_the_portable_one};
     use super::*;
     use crate::solver::Kernel;
+
+    /// The transposed table, looked up by the shifted flags, gives what the portable
+    /// table gives from the pattern, for every minirow pattern (each minirow of a board
+    /// full or empty, and with one cell of three).
+    #[test]
+    fn minirow_key_finds_the_portable_table_entry() {
+        for pattern in 0..512u32 {
+            for cell in [0o7, 0o1, 0o4] {
+                let mut a = 0u32;
+                for j in 0..9 {
+                    if pattern >> j & 1 == 1 {
+                        a |= cell << (3 * j);
+                    }
+                }
+                assert_eq!(
+                    COMPLEX_T[minirow_key(a)],
+                    COMPLEX[band_pattern(a)],
+                    "{a:#o}"
+                );
+            }
+        }
+    }
 
     /// `false`, saying why on standard error, when this CPU cannot run the AVX2 kernel
     /// (there is then nothing to compare).
@@ -48,6 +249,9 @@ mod tests {
         usable
     }
 
+    /// The AVX2 propagation leaves exactly the state the portable one does and returns the
+    /// same branch or contradiction, at every node of the search trees of the hard puzzles
+    /// (`state/tests.rs`).
     #[test]
     fn avx2_propagation_matches_the_portable_one() {
         if !testable() {

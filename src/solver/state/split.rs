@@ -100,7 +100,7 @@ fn unit_fits(cand: &[u32], u: usize, d: usize) -> u8 {
 impl State {
     /// Where the search splits at a stall with `pairs` bivalue cells ([`pick`] over the
     /// boards), counted one digit and unit at a time; the AVX-512 propagation counts all
-    /// at once (`avx512/split.rs`).
+    /// at once (`avx512/split.rs`, `avx2/split.rs`).
     pub(super) fn choose_split(&self, pairs: u32) -> Option<SplitAt> {
         let mut counts = [[0u32; 6]; 9];
         for (d, units) in counts.iter_mut().enumerate() {
