@@ -399,18 +399,14 @@ impl State {
                         continue;
                     }
                 }
-                let bivalue = pairs.iter().map(|p| p.count_ones()).sum();
-                if TRIADS {
-                    if let Some(at) = self.choose_split(bivalue) {
-                        return Ok(Some(Branch::Split(at)));
+                let choose = |bivalue| {
+                    if TRIADS {
+                        self.choose_split(bivalue)
+                    } else {
+                        None
                     }
-                }
-                let cell = self.branch_cell(pairs, max_pairs);
-                return Ok(Some(Branch::Cell {
-                    cell,
-                    digits: self.digits(cell),
-                    pairs: bivalue,
-                }));
+                };
+                return Ok(Some(self.stall_branch(pairs, max_pairs, choose)));
             }
         }
     }
@@ -435,6 +431,28 @@ impl State {
             }
         }
         self.propagate(max_pairs, logic)
+    }
+
+    /// The branch at a stall whose boards are in `self` (the portable and AVX2 kernels):
+    /// the split `choose` picks given the bivalue count, else a guess on
+    /// [`State::branch_cell`]'s cell.
+    #[inline(always)]
+    fn stall_branch(
+        &self,
+        pairs: [u32; 3],
+        max_pairs: u32,
+        choose: impl FnOnce(u32) -> Option<SplitAt>,
+    ) -> Branch {
+        let bivalue = pairs.iter().map(|p| p.count_ones()).sum();
+        if let Some(at) = choose(bivalue) {
+            return Branch::Split(at);
+        }
+        let cell = self.branch_cell(pairs, max_pairs);
+        Branch::Cell {
+            cell,
+            digits: self.digits(cell),
+            pairs: bivalue,
+        }
     }
 
     /// The cell to branch on once propagation stalls, `pairs[b]` being band `b`'s

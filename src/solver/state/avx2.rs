@@ -184,18 +184,14 @@ impl State {
             }
             self.put_avx2(cand, unsolved);
             let pairs = counts.map(|[_, r2, r3]| r2 & !r3);
-            let bivalue = pairs.iter().map(|p| p.count_ones()).sum();
-            if TRIADS {
-                if let Some(at) = split::choose(cand, bivalue) {
-                    return Ok(Some(Branch::Split(at)));
+            let choose = |bivalue| {
+                if TRIADS {
+                    split::choose(cand, bivalue)
+                } else {
+                    None
                 }
-            }
-            let cell = self.branch_cell(pairs, max_pairs);
-            return Ok(Some(Branch::Cell {
-                cell,
-                digits: self.digits(cell),
-                pairs: bivalue,
-            }));
+            };
+            return Ok(Some(self.stall_branch(pairs, max_pairs, choose)));
         }
     }
 
