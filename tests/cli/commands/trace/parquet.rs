@@ -155,15 +155,20 @@ fn all_steps(rows: &[Value]) -> Vec<&Value> {
         .collect()
 }
 
-#[test]
-fn parquet_steps_are_the_jsonl_steps() {
+/// The test input traced to Parquet and to JSON Lines with the same options: the rows of
+/// each, read back (Parquet first).
+fn traced_both_ways(placements_only: bool) -> (Vec<Value>, Vec<Value>) {
     let dir = tempfile::tempdir().unwrap();
     let input = input(dir.path());
     let (jsonl, pq) = (dir.path().join("t.jsonl"), dir.path().join("t.parquet"));
-    trace(&input, &jsonl, false);
-    trace(&input, &pq, false);
-    let want = jsonl_rows(&jsonl);
-    let got = parquet_rows(&pq);
+    trace(&input, &jsonl, placements_only);
+    trace(&input, &pq, placements_only);
+    (parquet_rows(&pq), jsonl_rows(&jsonl))
+}
+
+#[test]
+fn parquet_steps_are_the_jsonl_steps() {
+    let (got, want) = traced_both_ways(false);
     assert_eq!(got.len(), LINES.len() + 1);
     for (k, (g, w)) in got.iter().zip(&want).enumerate() {
         assert_eq!(g, w, "row {k}");
@@ -190,13 +195,7 @@ fn parquet_steps_are_the_jsonl_steps() {
 
 #[test]
 fn parquet_placements_only_keeps_the_jsonl_selection() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = input(dir.path());
-    let (jsonl, pq) = (dir.path().join("p.jsonl"), dir.path().join("p.parquet"));
-    trace(&input, &jsonl, true);
-    trace(&input, &pq, true);
-    let want = jsonl_rows(&jsonl);
-    let got = parquet_rows(&pq);
+    let (got, want) = traced_both_ways(true);
     assert_eq!(got.len(), want.len());
     for (k, (g, w)) in got.iter().zip(&want).enumerate() {
         assert_eq!(g, w, "row {k}");
