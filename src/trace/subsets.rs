@@ -4,36 +4,56 @@ use super::board::{Board, COUNT, UNIT_CELLS};
 use super::quiet::scan;
 use super::{Step, StepKind, Technique, Trace};
 
+/// For each 9-bit mask, its set bits' indices ascending (then zeros): a table, not a loop,
+/// as the loop's exit branch is data-dependent and mispredicted once a subset search.
+const INDICES: [[u8; 9]; 512] = {
+    let mut out = [[0u8; 9]; 512];
+    let mut m = 0;
+    while m < 512 {
+        let (mut i, mut len) = (0, 0);
+        while i < 9 {
+            if m >> i & 1 != 0 {
+                out[m][len] = i as u8;
+                len += 1;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    out
+};
+
 /// Calls `found(set, union)` for each set of `n` (2..=4) of the nine `vals` (bit `i` of
-/// `set` = `vals[i]`), taking only indices in `avail`, whose union has exactly `n` bits; in
-/// ascending order of `set`, until `found` returns `true`; returns whether it did. A
-/// partial set whose union has more than `n` bits is not grown: every set holding it would
-/// be refused.
+/// `set` = `vals[i]`), taking only indices in `avail` (each of those values has 2 to `n`
+/// bits), whose union has exactly `n` bits; in ascending order of `set`, until `found`
+/// returns `true`; returns whether it did. A partial set whose union has more than `n`
+/// bits is not grown: every set holding it would be refused.
 pub(super) fn each_subset(
     n: u32,
     avail: u16,
     vals: &[u16; 9],
     mut found: impl FnMut(u16, u16) -> bool,
 ) -> bool {
-    let mut idx = [0usize; 9];
-    let mut len = 0;
-    for (i, slot) in (0..9).filter(|i| avail >> i & 1 != 0).zip(idx.iter_mut()) {
-        *slot = i;
-        len += 1;
-    }
-    let idx = &idx[..len];
+    let idx = INDICES[usize::from(avail)].map(usize::from);
+    let idx = &idx[..usize::from(COUNT[usize::from(avail)])];
     let count = |u: u16| u32::from(COUNT[usize::from(u)]);
     // Highest index outermost, each loop ascending: sets of one size in ascending order.
+    if n == 2 {
+        // Two values of two bits each have a union of two bits only when they are equal: a
+        // test the branch predictor nearly always gets right.
+        for (a, &i) in idx.iter().enumerate() {
+            for &j in &idx[..a] {
+                if vals[i] == vals[j] && found(1 << i | 1 << j, vals[i]) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
     for (a, &i) in idx.iter().enumerate() {
         for (b, &j) in idx[..a].iter().enumerate() {
             let u2 = vals[i] | vals[j];
             if count(u2) > n {
-                continue;
-            }
-            if n == 2 {
-                if count(u2) == 2 && found(1 << i | 1 << j, u2) {
-                    return true;
-                }
                 continue;
             }
             for (c, &k) in idx[..b].iter().enumerate() {
@@ -130,16 +150,13 @@ pub(super) fn naked(n: u32, b: &mut Board, t: &mut Trace) -> bool {
 /// other candidates: those are removed.
 pub(super) fn hidden(n: u32, b: &mut Board, t: &mut Trace) -> bool {
     let quiet = scan::HIDDEN + n as usize - 2;
-    // Every unit's positions of every digit, [kind][digit - 1][unit of the kind].
-    let all: [[[u16; 9]; 9]; 3] =
-        std::array::from_fn(|kind| std::array::from_fn(|i| b.positions_of_kind(kind, i as u8 + 1)));
     for (u, unit) in UNIT_CELLS.iter().enumerate() {
         if *b.quiet.units(quiet) >> u & 1 != 0 {
             continue;
         }
         let cand = unit.map(|c| b.cand[usize::from(c)]);
         // Positions (bit k = the unit's k-th cell) of each digit.
-        let pos: [u16; 9] = std::array::from_fn(|d| all[u / 9][d][u % 9]);
+        let pos: [u16; 9] = std::array::from_fn(|d| b.positions(u, d as u8 + 1));
         let mut avail = 0u16;
         for (d, &p) in pos.iter().enumerate() {
             avail |= u16::from((2..=n).contains(&u32::from(COUNT[usize::from(p)]))) << d;
