@@ -371,6 +371,13 @@ impl Board {
         })
     }
 
+    /// Candidate `d`'s position board of kind `kind` (0 rows, 1 columns, 2 boxes): bit
+    /// `9 * i + k` = the `k`-th cell of unit `9 * kind + i` ([`UNIT_CELLS`] order), the
+    /// nine units' [`Board::positions`] side by side.
+    pub fn positions_board(&self, kind: usize, d: u8) -> Cells {
+        self.pos[kind][usize::from(d - 1)]
+    }
+
     /// The empty cells of `set` that have candidate `d`.
     pub fn with_digit(&self, set: Cells, d: u8) -> Cells {
         self.pos[0][usize::from(d - 1)] & set

@@ -2,7 +2,7 @@
 //! swordfish). Each is the same rule: when every candidate of a digit in the `base` units
 //! lies in the `cover` units, the digit goes from the cover units' other cells.
 
-use super::board::{bit, box_of, cells_of, Board, Cells, ALL, COUNT, UNIT_SET};
+use super::board::{bit, box_of, cells_of, digits_of, Board, Cells, ALL, COUNT, UNIT_SET};
 use super::quiet::scan;
 use super::subsets::{each_subset, push_if_removed};
 use super::{Step, StepKind, Technique, Trace};
@@ -16,17 +16,50 @@ fn push(t: &mut Trace, mut s: Step, d: u8, targets: Cells) -> bool {
     push_if_removed(t, s, start)
 }
 
+/// Bit 0 of each unit's nine bits in a position board ([`Board::positions_board`]).
+const UNIT_LOW: Cells = {
+    let mut out = 0 as Cells;
+    let mut i = 0;
+    while i < 9 {
+        out |= 1 << (9 * i);
+        i += 1;
+    }
+    out
+};
+
+/// For a position board, bit `9 * i` set when unit `i`'s positions are all in one of
+/// three triads of its nine cells and not none: triad `t` = cells `step * t + stride * j`,
+/// `j` in 0..3 (`(3, 1)`: cells 0-2, 3-5, 6-8; `(1, 3)`: cells 0, 3, 6 and so on). All
+/// nine units at once, without a branch: the shifts stay inside each unit's nine bits at
+/// the bit kept.
+fn in_one_triad(x: Cells, step: u32, stride: u32) -> Cells {
+    let [t0, t1, t2] = [0, 1, 2].map(|t| {
+        let first = step * t;
+        (x >> first | x >> (first + stride) | x >> (first + 2 * stride)) & UNIT_LOW
+    });
+    (t0 | t1 | t2) & !(t0 & t1 | t0 & t2 | t1 & t2)
+}
+
+/// The digits (bit `d - 1`) each unit of a kind holds `hits` for: entry `i` gets digit
+/// `d`'s bit when bit `9 * i` of `hits[d - 1]` is set.
+fn by_unit(hits: [Cells; 9]) -> [u16; 9] {
+    std::array::from_fn(|i| (0..9).fold(0, |acc, d| acc | ((hits[d] >> (9 * i)) as u16 & 1) << d))
+}
+
 /// The first box (digits ascending within it) whose candidates of a digit lie in one row
 /// or column that holds the digit outside the box.
 pub(super) fn pointing(b: &mut Board, t: &mut Trace) -> bool {
     let quiet = *b.quiet.digits(scan::POINTING);
-    for bx in 0..9 {
+    // Boxes whose positions of a digit lie in one of their rows or columns: the only ones
+    // worth a look, found for all boxes and digits at once.
+    let aligned = by_unit(std::array::from_fn(|i| {
+        let x = b.positions_board(2, i as u8 + 1);
+        in_one_triad(x, 3, 1) | in_one_triad(x, 1, 3)
+    }));
+    for (bx, &aligned) in aligned.iter().enumerate() {
         let u = 18 + bx;
-        for d in (1..=9).filter(|&d| quiet & bit(d) == 0) {
+        for d in digits_of(aligned & !quiet) {
             let cells = b.with_digit(UNIT_SET[u], d);
-            if cells == 0 {
-                continue;
-            }
             let first = cells.trailing_zeros() as usize;
             for line in [first / 9, 9 + first % 9] {
                 if cells & !UNIT_SET[line] != 0 {
@@ -52,12 +85,21 @@ pub(super) fn pointing(b: &mut Board, t: &mut Trace) -> bool {
 /// in one box that holds the digit outside the line.
 pub(super) fn claiming(b: &mut Board, t: &mut Trace) -> bool {
     let quiet = *b.quiet.digits(scan::CLAIMING);
+    // Lines whose positions of a digit lie in one box (three consecutive cells of the
+    // line, for rows and columns alike), as for pointing.
+    let [rows, columns] = [0, 1].map(|kind| {
+        by_unit(std::array::from_fn(|i| {
+            in_one_triad(b.positions_board(kind, i as u8 + 1), 3, 1)
+        }))
+    });
     for (line, &line_set) in UNIT_SET[..18].iter().enumerate() {
-        for d in (1..=9).filter(|&d| quiet & bit(d) == 0) {
+        let aligned = if line < 9 {
+            rows[line]
+        } else {
+            columns[line - 9]
+        };
+        for d in digits_of(aligned & !quiet) {
             let cells = b.with_digit(line_set, d);
-            if cells == 0 {
-                continue;
-            }
             let bx = 18 + box_of(cells.trailing_zeros() as usize);
             if cells & !UNIT_SET[bx] != 0 {
                 continue;
