@@ -106,6 +106,16 @@ fn hidden_technique(n: u32) -> Technique {
     }
 }
 
+/// Whether a unit whose empty cells are `empty` (bit `k` = its `k`-th cell) is too small
+/// to hold a productive subset of `n`, on a board without naked or hidden singles (as the
+/// runner calls the subset techniques). A subset of `n` of the unit's `e` empty cells (or of
+/// its `e` missing digits) removes candidates exactly when the other `e - n` cells (digits)
+/// form a productive subset of the other kind: with `e <= n` there are none, with `e = n +
+/// 1` it would be a single.
+fn too_few(n: u32, empty: u16) -> bool {
+    u32::from(COUNT[usize::from(empty)]) <= n + 1
+}
+
 /// The first naked subset of `n` cells (units rows, columns, boxes) whose digits are still
 /// candidates elsewhere in the unit: they are removed there.
 pub(super) fn naked(n: u32, b: &mut Board, t: &mut Trace) -> bool {
@@ -115,11 +125,12 @@ pub(super) fn naked(n: u32, b: &mut Board, t: &mut Trace) -> bool {
             continue;
         }
         let cand = unit.map(|c| b.cand[usize::from(c)]);
-        let mut avail = 0u16;
+        let (mut avail, mut empty) = (0u16, 0u16);
         for (k, &m) in cand.iter().enumerate() {
             avail |= u16::from((2..=n).contains(&u32::from(COUNT[usize::from(m)]))) << k;
+            empty |= u16::from(m != 0) << k;
         }
-        if u32::from(COUNT[usize::from(avail)]) < n {
+        if u32::from(COUNT[usize::from(avail)]) < n || too_few(n, empty) {
             *b.quiet.units(quiet) |= 1 << u;
             continue;
         }
@@ -155,6 +166,14 @@ pub(super) fn hidden(n: u32, b: &mut Board, t: &mut Trace) -> bool {
             continue;
         }
         let cand = unit.map(|c| b.cand[usize::from(c)]);
+        let empty = cand
+            .iter()
+            .enumerate()
+            .fold(0u16, |acc, (k, &m)| acc | u16::from(m != 0) << k);
+        if too_few(n, empty) {
+            *b.quiet.units(quiet) |= 1 << u;
+            continue;
+        }
         // Positions (bit k = the unit's k-th cell) of each digit.
         let pos: [u16; 9] = std::array::from_fn(|d| b.positions(u, d as u8 + 1));
         let mut avail = 0u16;
