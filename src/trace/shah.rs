@@ -14,6 +14,7 @@
 //!
 //! Every value fits a byte, so the rows are stored as `uint8`.
 
+use super::board::{cells_of, filled_cells};
 use super::{Technique, Trace};
 use crate::grid::{Grid, CELLS};
 
@@ -29,11 +30,9 @@ pub fn encode(puzzle: &Grid, t: &Trace) -> [u8; WIDTH] {
         at += 4;
     };
     let mut givens = 0u8;
-    for (c, &d) in puzzle.0.iter().enumerate() {
-        if d != 0 {
-            put(c, d, Technique::Given.code());
-            givens += 1;
-        }
+    for c in cells_of(filled_cells(puzzle)) {
+        put(c, puzzle.0[c], Technique::Given.code());
+        givens += 1;
     }
     if t.outcome == Some(super::Outcome::Solved) {
         for (_, s) in t.kept_steps(true) {
