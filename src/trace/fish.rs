@@ -31,19 +31,20 @@ const UNIT_LOW: Cells = {
 /// three triads of its nine cells and not none: triad `t` = cells `step * t + stride * j`,
 /// `j` in 0..3 (`(3, 1)`: cells 0-2, 3-5, 6-8; `(1, 3)`: cells 0, 3, 6 and so on). All
 /// nine units at once, without a branch: the shifts stay inside each unit's nine bits at
-/// the bit kept.
+/// the bits kept.
 fn in_one_triad(x: Cells, step: u32, stride: u32) -> Cells {
-    let [t0, t1, t2] = [0, 1, 2].map(|t| {
-        let first = step * t;
-        (x >> first | x >> (first + stride) | x >> (first + 2 * stride)) & UNIT_LOW
-    });
+    // Bit `step * t` of unit i: triad t holds a position.
+    let any = x | x >> stride | x >> (2 * stride);
+    let [t0, t1, t2] = [0, 1, 2].map(|t| any >> (step * t) & UNIT_LOW);
     (t0 | t1 | t2) & !(t0 & t1 | t0 & t2 | t1 & t2)
 }
 
 /// The digits (bit `d - 1`) each unit of a kind holds `hits` for: entry `i` gets digit
 /// `d`'s bit when bit `9 * i` of `hits[d - 1]` is set.
 fn by_unit(hits: [Cells; 9]) -> [u16; 9] {
-    std::array::from_fn(|i| (0..9).fold(0, |acc, d| acc | ((hits[d] >> (9 * i)) as u16 & 1) << d))
+    // Digit d's bit moved to 9 * i + d - 1: each unit's nine bits are its digit mask.
+    let all = hits.iter().enumerate().fold(0, |acc, (d, &h)| acc | h << d);
+    std::array::from_fn(|i| (all >> (9 * i)) as u16 & ALL)
 }
 
 /// The first box (digits ascending within it) whose candidates of a digit lie in one row
