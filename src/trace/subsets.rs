@@ -106,31 +106,45 @@ fn hidden_technique(n: u32) -> Technique {
     }
 }
 
-/// Whether a unit whose empty cells are `empty` (bit `k` = its `k`-th cell) is too small
-/// to hold a productive subset of `n`, on a board without naked or hidden singles (as the
+/// The units (0..27) not marked in `quiet`, ascending.
+fn units_to_scan(quiet: u32) -> impl Iterator<Item = usize> {
+    let mut todo = !quiet & ((1 << 27) - 1);
+    std::iter::from_fn(move || {
+        (todo != 0).then(|| {
+            let u = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            u
+        })
+    })
+}
+
+/// Whether a unit whose candidates are `cand` (0 for a filled cell) is too small to hold a
+/// productive subset of `n`, on a board without naked or hidden singles (as the
 /// runner calls the subset techniques). A subset of `n` of the unit's `e` empty cells (or of
 /// its `e` missing digits) removes candidates exactly when the other `e - n` cells (digits)
 /// form a productive subset of the other kind: with `e <= n` there are none, with `e = n +
 /// 1` it would be a single.
-fn too_few(n: u32, empty: u16) -> bool {
-    u32::from(COUNT[usize::from(empty)]) <= n + 1
+fn too_few(n: u32, cand: &[u16; 9]) -> bool {
+    let empty = cand.iter().map(|&m| u32::from(m != 0)).sum::<u32>();
+    empty <= n + 1
 }
 
 /// The first naked subset of `n` cells (units rows, columns, boxes) whose digits are still
 /// candidates elsewhere in the unit: they are removed there.
 pub(super) fn naked(n: u32, b: &mut Board, t: &mut Trace) -> bool {
     let quiet = scan::NAKED + n as usize - 2;
-    for (u, unit) in UNIT_CELLS.iter().enumerate() {
-        if *b.quiet.units(quiet) >> u & 1 != 0 {
+    for u in units_to_scan(*b.quiet.units(quiet)) {
+        let unit = &UNIT_CELLS[u];
+        let cand = unit.map(|c| b.cand[usize::from(c)]);
+        if too_few(n, &cand) {
+            *b.quiet.units(quiet) |= 1 << u;
             continue;
         }
-        let cand = unit.map(|c| b.cand[usize::from(c)]);
-        let (mut avail, mut empty) = (0u16, 0u16);
+        let mut avail = 0u16;
         for (k, &m) in cand.iter().enumerate() {
             avail |= u16::from((2..=n).contains(&u32::from(COUNT[usize::from(m)]))) << k;
-            empty |= u16::from(m != 0) << k;
         }
-        if u32::from(COUNT[usize::from(avail)]) < n || too_few(n, empty) {
+        if u32::from(COUNT[usize::from(avail)]) < n {
             *b.quiet.units(quiet) |= 1 << u;
             continue;
         }
@@ -161,16 +175,10 @@ pub(super) fn naked(n: u32, b: &mut Board, t: &mut Trace) -> bool {
 /// other candidates: those are removed.
 pub(super) fn hidden(n: u32, b: &mut Board, t: &mut Trace) -> bool {
     let quiet = scan::HIDDEN + n as usize - 2;
-    for (u, unit) in UNIT_CELLS.iter().enumerate() {
-        if *b.quiet.units(quiet) >> u & 1 != 0 {
-            continue;
-        }
+    for u in units_to_scan(*b.quiet.units(quiet)) {
+        let unit = &UNIT_CELLS[u];
         let cand = unit.map(|c| b.cand[usize::from(c)]);
-        let empty = cand
-            .iter()
-            .enumerate()
-            .fold(0u16, |acc, (k, &m)| acc | u16::from(m != 0) << k);
-        if too_few(n, empty) {
+        if too_few(n, &cand) {
             *b.quiet.units(quiet) |= 1 << u;
             continue;
         }
