@@ -110,7 +110,7 @@ pub fn cells_of(mut set: Cells) -> impl Iterator<Item = usize> {
 
 /// The cells of `grid` that hold a digit, eight cells a step: a test per cell is a branch
 /// the predictor misses about every other cell of a puzzle.
-pub fn filled_cells(grid: &Grid) -> Cells {
+pub(in crate::trace) fn filled_cells(grid: &Grid) -> Cells {
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     let chunks = grid.0.chunks_exact(8);
     // The last cell (81 = 10 × 8 + 1).
@@ -388,7 +388,7 @@ impl Board {
     /// Candidate `d`'s position board of kind `kind` (0 rows, 1 columns, 2 boxes): bit
     /// `9 * i + k` = the `k`-th cell of unit `9 * kind + i` ([`UNIT_CELLS`] order), the
     /// nine units' [`Board::positions`] side by side.
-    pub fn positions_board(&self, kind: usize, d: u8) -> Cells {
+    pub(in crate::trace) fn positions_board(&self, kind: usize, d: u8) -> Cells {
         self.pos[kind][usize::from(d - 1)]
     }
 
