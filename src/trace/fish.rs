@@ -133,6 +133,19 @@ pub(super) fn fish(n: u32, b: &mut Board, t: &mut Trace) -> bool {
         if *b.quiet.digits(quiet) & bit(d) != 0 {
             continue;
         }
+        // A fish of n rows leaves, in the other `m - n` of the m rows still missing `d`, a
+        // fish of `m - n` columns with the same removals (and so the other way round): with
+        // m <= n + 1 that would be none, or a column with one place for `d`, a hidden single
+        // the runner takes before any fish.
+        let missing = b
+            .positions_of_kind(0, d)
+            .iter()
+            .filter(|&&p| p != 0)
+            .count();
+        if missing <= n as usize + 1 {
+            *b.quiet.digits(quiet) |= bit(d);
+            continue;
+        }
         // Base rows (covers: columns 9..18), then base columns (covers: rows 0..9).
         for (base0, cover0) in [(0usize, 9usize), (9, 0)] {
             let pos = b.positions_of_kind(base0 / 9, d);
