@@ -4,16 +4,20 @@ use super::board::{Board, ALL, UNIT_CELLS};
 use super::quiet::scan;
 use super::{Step, StepKind, Technique, Trace};
 
-/// Units in the order hidden singles are looked for: boxes, rows, columns.
-const HIDDEN_ORDER: [usize; 27] = {
-    let mut out = [0usize; 27];
-    let mut i = 0;
-    while i < 27 {
-        out[i] = (i + 18) % 27;
-        i += 1;
-    }
-    out
-};
+/// The units not marked in `quiet`, in the order hidden singles are looked for: boxes,
+/// rows, columns (unit `(i + 18) % 27` for `i` ascending), from the mask's set bits.
+fn hidden_order(quiet: u32) -> impl Iterator<Item = usize> {
+    const UNITS: u32 = (1 << 27) - 1;
+    // Bit i of the rotated mask is unit (i + 18) % 27.
+    let mut todo = !(quiet >> 18 | quiet << 9) & UNITS;
+    std::iter::from_fn(move || {
+        (todo != 0).then(|| {
+            let i = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            (i + 18) % 27
+        })
+    })
+}
 
 /// What [`singles`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,10 +58,7 @@ pub(super) fn singles(b: &mut Board, t: &mut Trace) -> Singles {
 fn hidden_single(b: &mut Board, t: &mut Trace) -> Singles {
     let mut quiet = *b.quiet.units(scan::HIDDEN_SINGLE);
     let mut found = Singles::None;
-    for u in HIDDEN_ORDER {
-        if quiet >> u & 1 != 0 {
-            continue;
-        }
+    for u in hidden_order(quiet) {
         let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
         for &c in &UNIT_CELLS[u] {
             let c = usize::from(c);
