@@ -39,6 +39,16 @@ fn in_one_triad(x: Cells, step: u32, stride: u32) -> Cells {
     (t0 | t1 | t2) & !(t0 & t1 | t0 & t2 | t1 & t2)
 }
 
+/// `f(d)` for each digit `d` not in `quiet` (bit `d - 1`), by `d - 1`; 0 for the others: a
+/// technique's digits are mostly quiet after its first scan.
+fn per_digit(quiet: u16, f: impl Fn(u8) -> Cells) -> [Cells; 9] {
+    let mut out = [0 as Cells; 9];
+    for d in digits_of(ALL & !quiet) {
+        out[usize::from(d - 1)] = f(d);
+    }
+    out
+}
+
 /// The digits (bit `d - 1`) each unit of a kind holds `hits` for: entry `i` gets digit
 /// `d`'s bit when bit `9 * i` of `hits[d - 1]` is set.
 fn by_unit(hits: [Cells; 9]) -> [u16; 9] {
@@ -53,8 +63,8 @@ pub(super) fn pointing(b: &mut Board, t: &mut Trace) -> bool {
     let quiet = *b.quiet.digits(scan::POINTING);
     // Boxes whose positions of a digit lie in one of their rows or columns: the only ones
     // worth a look, found for all boxes and digits at once.
-    let aligned = by_unit(std::array::from_fn(|i| {
-        let x = b.positions_board(2, i as u8 + 1);
+    let aligned = by_unit(per_digit(quiet, |d| {
+        let x = b.positions_board(2, d);
         in_one_triad(x, 3, 1) | in_one_triad(x, 1, 3)
     }));
     for (bx, &aligned) in aligned.iter().enumerate() {
@@ -89,8 +99,8 @@ pub(super) fn claiming(b: &mut Board, t: &mut Trace) -> bool {
     // Lines whose positions of a digit lie in one box (three consecutive cells of the
     // line, for rows and columns alike), as for pointing.
     let [rows, columns] = [0, 1].map(|kind| {
-        by_unit(std::array::from_fn(|i| {
-            in_one_triad(b.positions_board(kind, i as u8 + 1), 3, 1)
+        by_unit(per_digit(quiet, |d| {
+            in_one_triad(b.positions_board(kind, d), 3, 1)
         }))
     });
     for (line, &line_set) in UNIT_SET[..18].iter().enumerate() {
