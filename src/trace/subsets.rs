@@ -119,11 +119,12 @@ fn units_to_scan(quiet: u32) -> impl Iterator<Item = usize> {
 }
 
 /// Whether a unit whose candidates are `cand` (0 for a filled cell) is too small to hold a
-/// productive subset of `n`, on a board without naked or hidden singles (as the
-/// runner calls the subset techniques). A subset of `n` of the unit's `e` empty cells (or of
-/// its `e` missing digits) removes candidates exactly when the other `e - n` cells (digits)
-/// form a productive subset of the other kind: with `e <= n` there are none, with `e = n +
-/// 1` it would be a single.
+/// productive subset of `n`, on a board without singles or contradictions (as the runner
+/// calls the subset techniques). With `e` empty cells, and so `e` missing digits: for `e <=
+/// n` a subset takes every empty cell or missing digit and leaves nothing to remove; for `e =
+/// n + 1` the cell a naked subset leaves is the only place left for the one missing digit
+/// outside the subset (a hidden single), and the cell a hidden subset leaves can hold only
+/// the one digit outside it (a naked single, or none).
 fn too_few(n: u32, cand: &[u16; 9]) -> bool {
     let empty = cand.iter().map(|&m| u32::from(m != 0)).sum::<u32>();
     empty <= n + 1
