@@ -4,7 +4,7 @@
 
 use super::board::{bit, box_of, cells_of, digits_of, Board, Cells, ALL, COUNT, UNIT_SET};
 use super::quiet::scan;
-use super::subsets::{each_subset, push_if_removed};
+use super::subsets::{each_subset, push_if_removed, skips};
 use super::{Step, StepKind, Technique, Trace};
 
 /// Pushes the elimination of `d` from `targets` (a nonempty set of cells holding it).
@@ -152,7 +152,7 @@ pub(super) fn fish(n: u32, b: &mut Board, t: &mut Trace) -> bool {
             .iter()
             .filter(|&&p| p != 0)
             .count();
-        if missing <= n as usize + 1 {
+        if skips() && missing <= n as usize + 1 {
             *b.quiet.digits(quiet) |= bit(d);
             continue;
         }
