@@ -27,7 +27,9 @@ peer="$work/peer/release/peer-strategy"
 # a second, near the 10 ms resolution of /usr/bin/time.
 tail -n +2 "$shared/kaggle_1m_sample.csv" | cut -d, -f1 > "$work/kaggle_1m_once.txt"
 for _ in 1 2 3 4 5; do cat "$work/kaggle_1m_once.txt"; done > "$work/kaggle_1m.txt"
-tail -n +2 "$shared/kaggle_3m_sample_reformatted.csv" | cut -d, -f1 > "$work/kaggle_3m.txt"
+# The Kaggle 3M sample five times over too: once is about 0.2 s of ours.
+tail -n +2 "$shared/kaggle_3m_sample_reformatted.csv" | cut -d, -f1 > "$work/kaggle_3m_once.txt"
+for _ in 1 2 3 4 5; do cat "$work/kaggle_3m_once.txt"; done > "$work/kaggle_3m.txt"
 # The first 2000 of the forum set: about 3 ms a puzzle for us, a minute a round in full.
 head -n 2000 "$shared/forum_hardest_1905_11plus.txt" > "$work/forum_11plus.txt"
 
