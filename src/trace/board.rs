@@ -126,6 +126,17 @@ pub(in crate::trace) fn filled_cells(grid: &Grid) -> Cells {
     out
 }
 
+/// The set bits of `mask`, lowest first (units of a unit mask, 0..27).
+pub(in crate::trace) fn bits_of(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
+}
+
 /// The digits (1..=9) of candidate mask `mask`, lowest first.
 pub fn digits_of(mut mask: u16) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {

@@ -4,7 +4,7 @@
 
 use super::board::{bit, box_of, cells_of, digits_of, Board, Cells, ALL, COUNT, UNIT_SET};
 use super::quiet::scan;
-use super::subsets::{each_subset, push_if_removed, skips};
+use super::subsets::{each_subset, push_if_removed, sized, skips};
 use super::{Step, StepKind, Technique, Trace};
 
 /// Pushes the elimination of `d` from `targets` (a nonempty set of cells holding it).
@@ -159,10 +159,7 @@ pub(super) fn fish(n: u32, b: &mut Board, t: &mut Trace) -> bool {
         // Base rows (covers: columns 9..18), then base columns (covers: rows 0..9).
         for (base0, cover0) in [(0usize, 9usize), (9, 0)] {
             let pos = b.positions_of_kind(base0 / 9, d);
-            let mut avail = 0u16;
-            for (i, p) in pos.iter().enumerate() {
-                avail |= u16::from((2..=n).contains(&u32::from(COUNT[usize::from(*p)]))) << i;
-            }
+            let avail = sized(n, &pos);
             if u32::from(COUNT[usize::from(avail)]) < n {
                 continue;
             }

@@ -1,6 +1,6 @@
 //! Singles (naked and hidden) and the contradiction test the runner backtracks on.
 
-use super::board::{Board, ALL, UNIT_CELLS};
+use super::board::{bits_of, Board, ALL, UNIT_CELLS};
 use super::quiet::scan;
 use super::{Step, StepKind, Technique, Trace};
 
@@ -9,14 +9,7 @@ use super::{Step, StepKind, Technique, Trace};
 fn hidden_order(quiet: u32) -> impl Iterator<Item = usize> {
     const UNITS: u32 = (1 << 27) - 1;
     // Bit i of the rotated mask is unit (i + 18) % 27.
-    let mut todo = !(quiet >> 18 | quiet << 9) & UNITS;
-    std::iter::from_fn(move || {
-        (todo != 0).then(|| {
-            let i = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
-            (i + 18) % 27
-        })
-    })
+    bits_of(!(quiet >> 18 | quiet << 9) & UNITS).map(|i| (i + 18) % 27)
 }
 
 /// What [`singles`] found.

@@ -1,6 +1,6 @@
 //! Naked and hidden subsets (pairs, triples, quads) within one unit.
 
-use super::board::{Board, COUNT, UNIT_CELLS};
+use super::board::{bits_of, Board, COUNT, UNIT_CELLS};
 use super::quiet::scan;
 use super::{Step, StepKind, Technique, Trace};
 
@@ -108,13 +108,14 @@ fn hidden_technique(n: u32) -> Technique {
 
 /// The units (0..27) not marked in `quiet`, ascending.
 fn units_to_scan(quiet: u32) -> impl Iterator<Item = usize> {
-    let mut todo = !quiet & ((1 << 27) - 1);
-    std::iter::from_fn(move || {
-        (todo != 0).then(|| {
-            let u = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
-            u
-        })
+    bits_of(!quiet & ((1 << 27) - 1))
+}
+
+/// The indices `i` of `vals` whose value has 2 to `n` bits (the members a subset or fish of
+/// `n` can take), as a mask.
+pub(super) fn sized(n: u32, vals: &[u16; 9]) -> u16 {
+    vals.iter().enumerate().fold(0, |acc, (i, &v)| {
+        acc | u16::from((2..=n).contains(&u32::from(COUNT[usize::from(v)]))) << i
     })
 }
 
@@ -156,10 +157,7 @@ pub(super) fn naked(n: u32, b: &mut Board, t: &mut Trace) -> bool {
             *b.quiet.units(quiet) |= 1 << u;
             continue;
         }
-        let mut avail = 0u16;
-        for (k, &m) in cand.iter().enumerate() {
-            avail |= u16::from((2..=n).contains(&u32::from(COUNT[usize::from(m)]))) << k;
-        }
+        let avail = sized(n, &cand);
         if u32::from(COUNT[usize::from(avail)]) < n {
             *b.quiet.units(quiet) |= 1 << u;
             continue;
@@ -200,10 +198,7 @@ pub(super) fn hidden(n: u32, b: &mut Board, t: &mut Trace) -> bool {
         }
         // Positions (bit k = the unit's k-th cell) of each digit.
         let pos: [u16; 9] = std::array::from_fn(|d| b.positions(u, d as u8 + 1));
-        let mut avail = 0u16;
-        for (d, &p) in pos.iter().enumerate() {
-            avail |= u16::from((2..=n).contains(&u32::from(COUNT[usize::from(p)]))) << d;
-        }
+        let avail = sized(n, &pos);
         if u32::from(COUNT[usize::from(avail)]) < n {
             *b.quiet.units(quiet) |= 1 << u;
             continue;
