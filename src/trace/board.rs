@@ -56,7 +56,7 @@ pub const PEER_SET: [Cells; CELLS] = {
 };
 
 /// Each cell's units: its row (0-8), column (9-17) and box (18-26), as [`UNITS`].
-const UNITS_OF: [[u8; 3]; CELLS] = {
+pub(in crate::trace) const UNITS_OF: [[u8; 3]; CELLS] = {
     let mut out = [[0u8; 3]; CELLS];
     let mut c = 0;
     while c < CELLS {
@@ -82,7 +82,7 @@ const UNIT_BITS_OF: [u32; CELLS] = {
 };
 
 /// Each cell alone as a set (a table: a variable shift of a `u128` is a dozen instructions).
-const ONE: [Cells; CELLS] = {
+pub(in crate::trace) const ONE: [Cells; CELLS] = {
     let mut out = [0 as Cells; CELLS];
     let mut c = 0;
     while c < CELLS {

@@ -48,6 +48,7 @@
 pub mod board;
 mod fish;
 pub mod json;
+mod opening;
 mod quiet;
 mod run;
 pub mod shah;

@@ -2,6 +2,7 @@
 //! the board is in contradiction.
 
 use super::board::{bit, cells_of, Board, COUNT};
+use super::opening::{self, Opening};
 use super::singles::{singles, Singles};
 use super::{fish, subsets, wings};
 use super::{Outcome, Step, StepKind, Technique, Trace};
@@ -41,10 +42,18 @@ pub fn trace_into(puzzle: &Grid, t: &mut Trace) {
     t.steps.clear();
     t.removed.clear();
     t.grid = *puzzle;
-    let Some(mut b) = Board::new(puzzle) else {
-        t.outcome = Some(Outcome::Clash);
-        return;
-    };
+    match opening::naked_singles(t) {
+        Opening::Clash => {
+            t.outcome = Some(Outcome::Clash);
+            return;
+        }
+        Opening::Solved => {
+            t.outcome = Some(Outcome::Solved);
+            return;
+        }
+        Opening::Stalled => {}
+    }
+    let mut b = Board::new(&t.grid).expect("placed naked singles clash with no digit");
     // Open guesses: the board before each and the index of its step.
     let mut open: Vec<(Board, usize)> = Vec::new();
     let outcome = loop {
