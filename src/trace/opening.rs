@@ -115,8 +115,10 @@ mod tests {
         let (mut solved, mut stalled) = (0, 0);
         for line in text.lines().take(400) {
             let puzzle = Grid::parse(line.as_bytes()).expect("a sample puzzle");
-            let mut t = Trace::default();
-            t.grid = puzzle;
+            let mut t = Trace {
+                grid: puzzle,
+                ..Trace::default()
+            };
             let end = naked_singles(&mut t);
             let mut b = Board::new(&puzzle).expect("sample puzzles have no clash");
             for s in &t.steps {
