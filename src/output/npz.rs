@@ -10,15 +10,16 @@
 //! | word or path | same name, N | byte string (`S` dtype, as wide as the longest value) | empty |
 //! | flag | same name, N | `bool` | false |
 //!
-//! **Bounded memory.** Each column is spooled as it comes, row by row, to an unnamed
-//! temporary file (in `TMPDIR`) through a 1 MiB buffer: numbers and flags as the
-//! little-endian bytes the array will hold, grids two cells a byte (41 bytes, not 81: the
-//! spool's write, read-back and page-cache cost was most of what `.npz` cost over CSV), each
-//! word after its length (the width of a word array is known only at the end).
+//! **Bounded memory.** Each column is spooled as it comes, row by row: numbers and flags as
+//! the little-endian bytes the array will hold, grids two cells a byte (41 bytes, not 81),
+//! each word after its length (the width of a word array is known only at the end). The
+//! spools stay in memory until together they pass [`SPOOL_MEMORY`], then all move to
+//! unnamed temporary files (in `TMPDIR`) behind 1 MiB buffers: a temporary file's write,
+//! read-back and page-cache cost was most of what `.npz` cost over CSV on small tables.
 //! [`TableWriter::finish`] then writes each array's header and copies its spool into the
-//! archive, unpacking grids and padding words on the way, so memory stays at a few buffers
-//! whatever the row count (disk: about 60% of the archive's size). The zip is written as a
-//! stream (sizes after each entry), so standard output works as well as a file.
+//! archive, unpacking grids and padding words on the way, so memory stays at the budget and
+//! a few buffers whatever the row count (disk: about 60% of the archive's size). The zip is
+//! written as a stream (sizes after each entry), so standard output works as well as a file.
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
@@ -63,10 +64,16 @@ fn unpack(p: &[u8; PACKED], out: &mut [u8; CELLS]) {
     out[CELLS - 1] = p[PACKED - 1];
 }
 
-/// One column's values so far, in a temporary file.
+/// Bytes the spools of a table hold in memory before they all move to temporary files.
+const SPOOL_MEMORY: usize = 128 << 20;
+
+/// One column's values so far, in memory until the table's spools pass [`SPOOL_MEMORY`],
+/// then in a temporary file.
 struct Spool {
     kind: Kind,
-    file: BufWriter<File>,
+    store: Store,
+    /// Bytes pushed so far.
+    bytes: usize,
     /// The longest word so far (text columns), bytes.
     width: usize,
 }
@@ -76,32 +83,42 @@ struct Spool {
 const LONG_WORD: u8 = u8::MAX;
 
 impl Spool {
-    fn new(kind: Kind) -> io::Result<Spool> {
-        Ok(Spool {
+    fn new(kind: Kind) -> Spool {
+        Spool {
             kind,
-            file: BufWriter::with_capacity(SPOOL_BUFFER, tempfile::tempfile()?),
+            store: Store::Memory(Vec::new()),
+            bytes: 0,
             width: 0,
-        })
+        }
     }
 
     fn push(&mut self, v: &Value<'_>) -> io::Result<()> {
-        let f = &mut self.file;
+        let (f, bytes) = (&mut self.store, &mut self.bytes);
+        let mut put = |b: &[u8]| {
+            *bytes += b.len();
+            f.write_all(b)
+        };
         match (self.kind, v) {
-            (Kind::Grid, Value::Grid(g)) => f.write_all(&pack(&g.0)),
-            (Kind::Grid, _) => f.write_all(&[0; PACKED]),
-            (Kind::Int, Value::Int(n)) => {
-                f.write_all(&i64::try_from(*n).unwrap_or(i64::MAX).to_le_bytes())
-            }
-            (Kind::Int, _) => f.write_all(&(-1i64).to_le_bytes()),
-            (Kind::Float, Value::Float(x)) => f.write_all(&x.to_le_bytes()),
-            (Kind::Float, _) => f.write_all(&f64::NAN.to_le_bytes()),
+            (Kind::Grid, Value::Grid(g)) => put(&pack(&g.0)),
+            (Kind::Grid, _) => put(&[0; PACKED]),
+            (Kind::Int, Value::Int(n)) => put(&i64::try_from(*n).unwrap_or(i64::MAX).to_le_bytes()),
+            (Kind::Int, _) => put(&(-1i64).to_le_bytes()),
+            (Kind::Float, Value::Float(x)) => put(&x.to_le_bytes()),
+            (Kind::Float, _) => put(&f64::NAN.to_le_bytes()),
             (Kind::Bytes(width), v) => {
-                let mut row = match v {
-                    Value::Bytes(b) => b.to_vec(),
-                    _ => Vec::new(),
+                let b = match v {
+                    Value::Bytes(b) => &b[..b.len().min(width)],
+                    _ => &[],
                 };
-                row.resize(width, 0);
-                f.write_all(&row)
+                put(b)?;
+                // Zero padding to the array's width, a block at a time.
+                let mut pad = width - b.len();
+                while pad > 0 {
+                    let n = pad.min(ZEROS.len());
+                    put(&ZEROS[..n])?;
+                    pad -= n;
+                }
+                Ok(())
             }
             (Kind::Text | Kind::Json | Kind::Steps, v) => {
                 let json = v.json_text();
@@ -112,18 +129,76 @@ impl Spool {
                 };
                 self.width = self.width.max(t.len());
                 match u8::try_from(t.len()) {
-                    Ok(n) if n < LONG_WORD => f.write_all(&[n])?,
+                    Ok(n) if n < LONG_WORD => put(&[n])?,
                     _ => {
-                        f.write_all(&[LONG_WORD])?;
-                        f.write_all(&(t.len() as u64).to_le_bytes())?;
+                        put(&[LONG_WORD])?;
+                        put(&(t.len() as u64).to_le_bytes())?;
                     }
                 }
-                f.write_all(t)
+                put(t)
             }
-            (Kind::Bool, v) => f.write_all(&[u8::from(matches!(v, Value::Bool(true)))]),
+            (Kind::Bool, v) => put(&[u8::from(matches!(v, Value::Bool(true)))]),
+        }
+    }
+
+    /// Moves the spool's bytes from memory to a temporary file, where the rest will go.
+    fn roll(&mut self) -> io::Result<()> {
+        if let Store::Memory(bytes) = &self.store {
+            let mut file = BufWriter::with_capacity(SPOOL_BUFFER, tempfile::tempfile()?);
+            file.write_all(bytes)?;
+            self.store = Store::File(file);
+        }
+        Ok(())
+    }
+
+    /// The spooled bytes, from the first.
+    fn reader(self) -> io::Result<Box<dyn Read>> {
+        Ok(match self.store {
+            Store::Memory(bytes) => Box::new(io::Cursor::new(bytes)),
+            Store::File(file) => {
+                let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+                file.rewind()?;
+                Box::new(BufReader::with_capacity(SPOOL_BUFFER, file))
+            }
+        })
+    }
+}
+
+/// Where a spool's bytes are: in memory (written straight into the vector, no buffer
+/// between), or in an unnamed temporary file behind a buffer.
+enum Store {
+    Memory(Vec<u8>),
+    File(BufWriter<File>),
+}
+
+impl Write for Store {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Store::Memory(v) => v.write(buf),
+            Store::File(f) => f.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Store::Memory(v) => {
+                v.extend_from_slice(buf);
+                Ok(())
+            }
+            Store::File(f) => f.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Store::Memory(_) => Ok(()),
+            Store::File(f) => f.flush(),
         }
     }
 }
+
+/// Zeros to pad fixed-width byte rows with.
+const ZEROS: [u8; 512] = [0; 512];
 
 /// Spools every column, then writes the `.npz` on [`TableWriter::finish`].
 pub(crate) struct NpzTable {
@@ -131,19 +206,22 @@ pub(crate) struct NpzTable {
     columns: &'static [Column],
     spools: Vec<Spool>,
     rows: u64,
+    /// Bytes the spools may hold in memory ([`SPOOL_MEMORY`]).
+    memory: usize,
+    /// The spools have moved to temporary files.
+    rolled: bool,
 }
 
 impl NpzTable {
     pub(crate) fn new(out: Target, columns: &'static [Column]) -> io::Result<NpzTable> {
-        let spools = columns
-            .iter()
-            .map(|c| Spool::new(c.kind))
-            .collect::<io::Result<_>>()?;
+        let spools = columns.iter().map(|c| Spool::new(c.kind)).collect();
         Ok(NpzTable {
             out,
             columns,
             spools,
             rows: 0,
+            memory: SPOOL_MEMORY,
+            rolled: false,
         })
     }
 }
@@ -164,6 +242,12 @@ impl TableWriter for NpzTable {
             spool.push(v)?;
         }
         self.rows += 1;
+        if !self.rolled && self.spools.iter().map(|s| s.bytes).sum::<usize>() > self.memory {
+            for spool in &mut self.spools {
+                spool.roll()?;
+            }
+            self.rolled = true;
+        }
         Ok(())
     }
 
@@ -175,6 +259,7 @@ impl TableWriter for NpzTable {
             columns,
             spools,
             rows,
+            ..
         } = *self;
         let mut zip = zip::ZipWriter::new_stream(out);
         for (col, spool) in columns.iter().zip(spools) {
@@ -193,12 +278,7 @@ impl TableWriter for NpzTable {
 /// Writes one spooled column as a `.npy` array of `rows` rows into `w`.
 fn write_array<W: io::Write>(w: &mut W, spool: Spool, rows: u64) -> io::Result<()> {
     let (kind, width) = (spool.kind, spool.width);
-    let mut file = spool
-        .file
-        .into_inner()
-        .map_err(io::IntoInnerError::into_error)?;
-    file.rewind()?;
-    let mut data = BufReader::with_capacity(SPOOL_BUFFER, file);
+    let mut data = spool.reader()?;
     match kind {
         Kind::Grid => {
             w.write_all(&header::<u8>(&[rows, CELLS as u64])?)?;
@@ -329,6 +409,17 @@ mod tests {
     /// long form), a missing word empty.
     #[test]
     fn spooled_columns_come_back_across_blocks() {
+        spool_and_read_back(SPOOL_MEMORY);
+    }
+
+    /// The same with the spools moved to temporary files a few rows in: the bytes spooled
+    /// in memory come first, then the rest.
+    #[test]
+    fn spools_moved_to_files_come_back_whole() {
+        spool_and_read_back(4096);
+    }
+
+    fn spool_and_read_back(memory: usize) {
         const COLUMNS: &[Column] = &[
             Column {
                 name: "puzzle",
@@ -348,6 +439,7 @@ mod tests {
         let mut w = NpzTable::new(Target::create(path.to_str().unwrap()).unwrap(), COLUMNS)
             .map(Box::new)
             .unwrap();
+        w.memory = memory;
         for i in 0..rows {
             let (g, t) = (grid(i), word(i));
             let row = match i % 5 {
@@ -356,6 +448,7 @@ mod tests {
             };
             w.write_row(&row).unwrap();
         }
+        assert_eq!(w.rolled, memory < rows * 50);
         w.finish().unwrap().commit().unwrap();
 
         let mut zip = zip::ZipArchive::new(File::open(&path).unwrap()).unwrap();
