@@ -168,15 +168,16 @@ impl Technique {
 /// What a step does to the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StepKind {
+    // The discriminants index [`Trace::summary`]'s counts.
     /// Puts [`Step::digit`] in [`Step::cell`].
-    Placement,
+    Placement = 0,
     /// Removes the candidates [`Trace::removed_by`] lists.
-    Elimination,
+    Elimination = 1,
     /// Puts [`Step::digit`] in [`Step::cell`] on trial; the board before it is kept.
-    Guess,
+    Guess = 2,
     /// The board is in contradiction: returns to the board before the latest guess still
     /// open, and removes that guess's digit ([`Step::digit`]) from its cell ([`Step::cell`]).
-    Backtrack,
+    Backtrack = 3,
 }
 
 impl StepKind {
@@ -317,21 +318,25 @@ impl Trace {
 
     /// The per-puzzle summary.
     pub fn summary(&self) -> Summary {
-        let mut s = Summary::default();
+        // One pass without a branch a step: counts by kind, the highest code (plus one, 0
+        // for none; a backtrack counts as none), the deepest nesting.
+        let (mut by_kind, mut highest, mut max_depth) = ([0u32; 4], 0u8, 0u16);
         for st in &self.steps {
-            match st.kind {
-                StepKind::Placement => s.placements += 1,
-                StepKind::Elimination => s.eliminations += 1,
-                StepKind::Guess => s.guesses += 1,
-                StepKind::Backtrack => s.backtracks += 1,
-            }
-            if st.kind != StepKind::Backtrack {
-                s.hardest = s.hardest.max(Some(st.technique));
-            }
-            s.max_depth = s.max_depth.max(u32::from(st.depth));
+            by_kind[st.kind as usize] += 1;
+            let counted = u8::from(st.kind != StepKind::Backtrack);
+            highest = highest.max((st.technique.code() + 1) * counted);
+            max_depth = max_depth.max(st.depth);
         }
-        s.steps = self.steps.len() as u32;
-        s
+        let [placements, eliminations, guesses, backtracks] = by_kind;
+        Summary {
+            steps: self.steps.len() as u32,
+            placements,
+            eliminations,
+            guesses,
+            backtracks,
+            hardest: highest.checked_sub(1).and_then(Technique::from_code),
+            max_depth: u32::from(max_depth),
+        }
     }
 }
 
