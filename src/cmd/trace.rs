@@ -141,11 +141,11 @@ fn invalid(raw: &RawRecord) -> Traced {
 /// writes: a Shah row for `.npz`, the trace for Parquet, else JSON (`placements_only` as
 /// [`crate::trace::json::steps_json`] says).
 pub fn trace_record(raw: &RawRecord, format: TableFormat, placements_only: bool) -> Traced {
-    let puzzle = match raw.checked_puzzle() {
+    let puzzle = match &raw.puzzle {
         Ok(p) => *p,
         Err(e) => {
             return Traced {
-                error: Some(e),
+                error: Some(e.clone()),
                 ..invalid(raw)
             }
         }
@@ -155,10 +155,25 @@ pub fn trace_record(raw: &RawRecord, format: TableFormat, placements_only: bool)
     thread_local! {
         static TRACE: std::cell::RefCell<Trace> = std::cell::RefCell::new(Trace::default());
     }
-    TRACE.with_borrow_mut(|t| row(raw, &puzzle, t, format, placements_only))
+    TRACE.with_borrow_mut(|t| {
+        trace::trace_into(&puzzle, t);
+        if t.outcome == Some(Outcome::Clash) {
+            // The trace finds clashing givens itself, before any step, so the record's
+            // own check (which names the clash) runs only for those.
+            let why = raw
+                .checked_puzzle()
+                .err()
+                .unwrap_or_else(|| ParseError::Conflict("two givens clash".into()));
+            return Traced {
+                error: Some(why),
+                ..invalid(raw)
+            };
+        }
+        row(raw, &puzzle, t, format, placements_only)
+    })
 }
 
-/// [`trace_record`] of a puzzle that parsed, tracing into `t`.
+/// [`trace_record`]'s row of a puzzle traced into `t` without a clash.
 fn row(
     raw: &RawRecord,
     puzzle: &Grid,
@@ -166,7 +181,6 @@ fn row(
     format: TableFormat,
     placements_only: bool,
 ) -> Traced {
-    trace::trace_into(puzzle, t);
     let status = match t.solution_count(puzzle) {
         0 => Status::Unsolvable,
         1 => Status::Solved,
