@@ -108,6 +108,18 @@ pub fn cells_of(mut set: Cells) -> impl Iterator<Item = usize> {
     })
 }
 
+/// Calls `f` on each cell of `set`, lowest first, a 64-bit half at a time: where a loop
+/// over many cells is hot (every given of every puzzle), the `u128` iterator's count and
+/// clear take a dozen instructions a cell, a half's three.
+pub(in crate::trace) fn each_cell(set: Cells, mut f: impl FnMut(usize)) {
+    for (base, mut half) in [(0, set as u64), (64, (set >> 64) as u64)] {
+        while half != 0 {
+            f(base + half.trailing_zeros() as usize);
+            half &= half - 1;
+        }
+    }
+}
+
 /// The cells of `grid` that hold a digit, eight cells a step: a test per cell is a branch
 /// the predictor misses about every other cell of a puzzle.
 pub(in crate::trace) fn filled_cells(grid: &Grid) -> Cells {

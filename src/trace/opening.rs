@@ -9,7 +9,7 @@
 //! would have left. The steps are the ones the full board gives: at each step the lowest
 //! naked single, and none when an empty cell has no candidate left.
 
-use super::board::{bit, cells_of, filled_cells, Cells, ALL, ONE, PEER_SET, UNITS_OF};
+use super::board::{bit, each_cell, filled_cells, Cells, ALL, ONE, PEER_SET, UNITS_OF};
 use super::{Step, StepKind, Technique, Trace};
 use crate::grid::CELLS;
 
@@ -46,16 +46,19 @@ fn run<S: CellSet>(t: &mut Trace) -> Opening {
     // Per digit: the givens holding it and their peers.
     let mut seen = [0 as Cells; 9];
     let filled = filled_cells(&t.grid);
-    for c in cells_of(filled) {
+    let mut clash = 0;
+    each_cell(filled, |c| {
         let d = t.grid.0[c];
         let [r, col, bx] = UNITS_OF[c].map(usize::from);
-        if (held[r] | held[col] | held[bx]) & bit(d) != 0 {
-            return Opening::Clash;
-        }
+        // Tested once after the loop, not a branch a given.
+        clash |= (held[r] | held[col] | held[bx]) & bit(d);
         held[r] |= bit(d);
         held[col] |= bit(d);
         held[bx] |= bit(d);
         seen[usize::from(d - 1)] |= PEER_SET[c];
+    });
+    if clash != 0 {
+        return Opening::Clash;
     }
     let empty: Cells = ((1 << CELLS) - 1) & !filled;
     let mut pos: [S; 9] = std::array::from_fn(|i| S::new(empty & !seen[i]));

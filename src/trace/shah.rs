@@ -14,7 +14,7 @@
 //!
 //! Every value fits a byte, so the rows are stored as `uint8`.
 
-use super::board::{cells_of, filled_cells};
+use super::board::{each_cell, filled_cells};
 use super::{Technique, Trace};
 use crate::grid::{Grid, CELLS};
 
@@ -30,10 +30,10 @@ pub fn encode(puzzle: &Grid, t: &Trace) -> [u8; WIDTH] {
         at += 4;
     };
     let mut givens = 0u8;
-    for c in cells_of(filled_cells(puzzle)) {
+    each_cell(filled_cells(puzzle), |c| {
         put(c, puzzle.0[c], Technique::Given.code());
         givens += 1;
-    }
+    });
     if t.outcome == Some(super::Outcome::Solved) {
         for (_, s) in t.kept_steps(true) {
             put(usize::from(s.cell), s.digit, s.technique.code());
