@@ -168,7 +168,7 @@ impl Technique {
 /// What a step does to the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StepKind {
-    // The discriminants index [`Trace::summary`]'s counts.
+    // The discriminants index the counts in `Trace::summary`.
     /// Puts [`Step::digit`] in [`Step::cell`].
     Placement = 0,
     /// Removes the candidates [`Trace::removed_by`] lists.
