@@ -13,7 +13,7 @@
 //! **Bounded memory.** Each column is spooled as it comes, row by row: numbers and flags as
 //! the little-endian bytes the array will hold, grids two cells a byte (41 bytes, not 81),
 //! each word after its length (the width of a word array is known only at the end). The
-//! spools stay in memory until together they pass [`SPOOL_MEMORY`], then all move to
+//! spools stay in memory until together they pass 128 MiB, then all move to
 //! unnamed temporary files (in `TMPDIR`) behind 1 MiB buffers: a temporary file's write,
 //! read-back and page-cache cost was most of what `.npz` cost over CSV on small tables.
 //! [`TableWriter::finish`] then writes each array's header and copies its spool into the
