@@ -72,8 +72,6 @@ const SPOOL_MEMORY: usize = 128 << 20;
 struct Spool {
     kind: Kind,
     store: Store,
-    /// Bytes pushed so far.
-    bytes: usize,
     /// The longest word so far (text columns), bytes.
     width: usize,
 }
@@ -87,35 +85,32 @@ impl Spool {
         Spool {
             kind,
             store: Store::Memory(Vec::new()),
-            bytes: 0,
             width: 0,
         }
     }
 
     fn push(&mut self, v: &Value<'_>) -> io::Result<()> {
-        let (f, bytes) = (&mut self.store, &mut self.bytes);
-        let mut put = |b: &[u8]| {
-            *bytes += b.len();
-            f.write_all(b)
-        };
+        let f = &mut self.store;
         match (self.kind, v) {
-            (Kind::Grid, Value::Grid(g)) => put(&pack(&g.0)),
-            (Kind::Grid, _) => put(&[0; PACKED]),
-            (Kind::Int, Value::Int(n)) => put(&i64::try_from(*n).unwrap_or(i64::MAX).to_le_bytes()),
-            (Kind::Int, _) => put(&(-1i64).to_le_bytes()),
-            (Kind::Float, Value::Float(x)) => put(&x.to_le_bytes()),
-            (Kind::Float, _) => put(&f64::NAN.to_le_bytes()),
+            (Kind::Grid, Value::Grid(g)) => f.write_all(&pack(&g.0)),
+            (Kind::Grid, _) => f.write_all(&[0; PACKED]),
+            (Kind::Int, Value::Int(n)) => {
+                f.write_all(&i64::try_from(*n).unwrap_or(i64::MAX).to_le_bytes())
+            }
+            (Kind::Int, _) => f.write_all(&(-1i64).to_le_bytes()),
+            (Kind::Float, Value::Float(x)) => f.write_all(&x.to_le_bytes()),
+            (Kind::Float, _) => f.write_all(&f64::NAN.to_le_bytes()),
             (Kind::Bytes(width), v) => {
                 let b = match v {
                     Value::Bytes(b) => &b[..b.len().min(width)],
                     _ => &[],
                 };
-                put(b)?;
+                f.write_all(b)?;
                 // Zero padding to the array's width, a block at a time.
                 let mut pad = width - b.len();
                 while pad > 0 {
                     let n = pad.min(ZEROS.len());
-                    put(&ZEROS[..n])?;
+                    f.write_all(&ZEROS[..n])?;
                     pad -= n;
                 }
                 Ok(())
@@ -129,15 +124,23 @@ impl Spool {
                 };
                 self.width = self.width.max(t.len());
                 match u8::try_from(t.len()) {
-                    Ok(n) if n < LONG_WORD => put(&[n])?,
+                    Ok(n) if n < LONG_WORD => f.write_all(&[n])?,
                     _ => {
-                        put(&[LONG_WORD])?;
-                        put(&(t.len() as u64).to_le_bytes())?;
+                        f.write_all(&[LONG_WORD])?;
+                        f.write_all(&(t.len() as u64).to_le_bytes())?;
                     }
                 }
-                put(t)
+                f.write_all(t)
             }
-            (Kind::Bool, v) => put(&[u8::from(matches!(v, Value::Bool(true)))]),
+            (Kind::Bool, v) => f.write_all(&[u8::from(matches!(v, Value::Bool(true)))]),
+        }
+    }
+
+    /// Bytes held in memory (0 once in a file).
+    fn in_memory(&self) -> usize {
+        match &self.store {
+            Store::Memory(bytes) => bytes.len(),
+            Store::File(_) => 0,
         }
     }
 
@@ -242,7 +245,7 @@ impl TableWriter for NpzTable {
             spool.push(v)?;
         }
         self.rows += 1;
-        if !self.rolled && self.spools.iter().map(|s| s.bytes).sum::<usize>() > self.memory {
+        if !self.rolled && self.spools.iter().map(Spool::in_memory).sum::<usize>() > self.memory {
             for spool in &mut self.spools {
                 spool.roll()?;
             }
