@@ -10,198 +10,30 @@
 //! | word or path | same name, N | byte string (`S` dtype, as wide as the longest value) | empty |
 //! | flag | same name, N | `bool` | false |
 //!
-//! **Bounded memory.** Each column is spooled as it comes, row by row: numbers and flags as
-//! the little-endian bytes the array will hold, grids two cells a byte (41 bytes, not 81),
-//! each word after its length (the width of a word array is known only at the end). The
-//! spools stay in memory until together they pass 128 MiB, then all move to
-//! unnamed temporary files (in `TMPDIR`) behind 1 MiB buffers: a temporary file's write,
-//! read-back and page-cache cost was most of what `.npz` cost over CSV on small tables.
-//! [`TableWriter::finish`] then writes each array's header and copies its spool into the
-//! archive, unpacking grids and padding words on the way, so memory stays at the budget and
-//! a few buffers whatever the row count (disk: about 60% of the archive's size). The zip is
-//! written as a stream (sizes after each entry), so standard output works as well as a file.
+//! **Bounded memory.** Each column is spooled as it comes, row by row, in a compact form
+//! (grids two cells a byte, whole numbers as differences from the row before, a word
+//! repeated from the row before as one byte, the Shah layout's rows two values a byte: about
+//! 180 bytes a trace row, where the arrays take 460). The spools stay in memory until
+//! together they pass 128 MiB, then all move to unnamed temporary files (in `TMPDIR`)
+//! behind 1 MiB buffers: a temporary file's write, read-back and page-cache cost was most of
+//! what `.npz` cost over CSV on small tables. [`TableWriter::finish`] then writes each
+//! array's header and its values, unspooled on the way, so memory stays at the budget and a
+//! few buffers whatever the row count. The zip is written as a stream (sizes after each
+//! entry), so standard output works as well as a file.
 
-use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
+mod spool;
+
+use std::io;
 
 use npyz::WriterBuilder;
 
 use super::table::{Column, Kind, TableWriter, Value};
 use super::Target;
 use crate::grid::CELLS;
-
-/// Bytes buffered per column on the way to its spool, and on the way back. Four columns
-/// take 4 MiB; 64 KiB buffers cost 3% more time (2M rows, `augment`).
-const SPOOL_BUFFER: usize = 1 << 20;
-
-/// Bytes of a grid in its spool: two cells a byte, the low nibble first; the 81st cell
-/// alone in the last byte.
-const PACKED: usize = CELLS.div_ceil(2);
-
-/// Grids unpacked at a time in [`TableWriter::finish`] (648 KiB of array).
-const ROWS_PER_BLOCK: usize = 1 << 13;
-
-/// `g` (cells `0..=9`, as every [`crate::grid::Grid`] holds) two cells a byte. Written on
-/// little-endian pairs, `lo | hi << 8`, so that the compiler makes it vector code: with
-/// `lo < 16`, the low byte of `pair | pair >> 4` is `lo | hi << 4`.
-fn pack(g: &[u8; CELLS]) -> [u8; PACKED] {
-    debug_assert!(g.iter().all(|&c| c <= 9), "a grid cell above 9: {g:?}");
-    let mut p = [0u8; PACKED];
-    for (byte, pair) in p.iter_mut().zip(g.chunks_exact(2)) {
-        let pair = u16::from_le_bytes([pair[0], pair[1]]);
-        *byte = (pair | pair >> 4) as u8;
-    }
-    p[PACKED - 1] = g[CELLS - 1];
-    p
-}
-
-/// The 81 cells that [`pack`] made `p` into, written to `out`.
-fn unpack(p: &[u8; PACKED], out: &mut [u8; CELLS]) {
-    for (pair, &byte) in out.chunks_exact_mut(2).zip(p) {
-        pair[0] = byte & 0x0F;
-        pair[1] = byte >> 4;
-    }
-    out[CELLS - 1] = p[PACKED - 1];
-}
+use spool::Spool;
 
 /// Bytes the spools of a table hold in memory before they all move to temporary files.
 const SPOOL_MEMORY: usize = 128 << 20;
-
-/// One column's values so far, in memory until the table's spools pass [`SPOOL_MEMORY`],
-/// then in a temporary file.
-struct Spool {
-    kind: Kind,
-    store: Store,
-    /// The longest word so far (text columns), bytes.
-    width: usize,
-}
-
-/// A word's length in a text spool: one byte below this, else this byte and the length as
-/// a little-endian `u64`.
-const LONG_WORD: u8 = u8::MAX;
-
-impl Spool {
-    fn new(kind: Kind) -> Spool {
-        Spool {
-            kind,
-            store: Store::Memory(Vec::new()),
-            width: 0,
-        }
-    }
-
-    fn push(&mut self, v: &Value<'_>) -> io::Result<()> {
-        let f = &mut self.store;
-        match (self.kind, v) {
-            (Kind::Grid, Value::Grid(g)) => f.write_all(&pack(&g.0)),
-            (Kind::Grid, _) => f.write_all(&[0; PACKED]),
-            (Kind::Int, Value::Int(n)) => {
-                f.write_all(&i64::try_from(*n).unwrap_or(i64::MAX).to_le_bytes())
-            }
-            (Kind::Int, _) => f.write_all(&(-1i64).to_le_bytes()),
-            (Kind::Float, Value::Float(x)) => f.write_all(&x.to_le_bytes()),
-            (Kind::Float, _) => f.write_all(&f64::NAN.to_le_bytes()),
-            (Kind::Bytes(width), v) => {
-                let b = match v {
-                    Value::Bytes(b) => &b[..b.len().min(width)],
-                    _ => &[],
-                };
-                f.write_all(b)?;
-                // Zero padding to the array's width, a block at a time.
-                let mut pad = width - b.len();
-                while pad > 0 {
-                    let n = pad.min(ZEROS.len());
-                    f.write_all(&ZEROS[..n])?;
-                    pad -= n;
-                }
-                Ok(())
-            }
-            (Kind::Text | Kind::Json | Kind::Steps, v) => {
-                let json = v.json_text();
-                let t = match (v, &json) {
-                    (Value::Text(t), _) => t.as_bytes(),
-                    (_, Some(j)) => j.as_bytes(),
-                    _ => b"",
-                };
-                self.width = self.width.max(t.len());
-                match u8::try_from(t.len()) {
-                    Ok(n) if n < LONG_WORD => f.write_all(&[n])?,
-                    _ => {
-                        f.write_all(&[LONG_WORD])?;
-                        f.write_all(&(t.len() as u64).to_le_bytes())?;
-                    }
-                }
-                f.write_all(t)
-            }
-            (Kind::Bool, v) => f.write_all(&[u8::from(matches!(v, Value::Bool(true)))]),
-        }
-    }
-
-    /// Bytes held in memory (0 once in a file).
-    fn in_memory(&self) -> usize {
-        match &self.store {
-            Store::Memory(bytes) => bytes.len(),
-            Store::File(_) => 0,
-        }
-    }
-
-    /// Moves the spool's bytes from memory to a temporary file, where the rest will go.
-    fn roll(&mut self) -> io::Result<()> {
-        if let Store::Memory(bytes) = &self.store {
-            let mut file = BufWriter::with_capacity(SPOOL_BUFFER, tempfile::tempfile()?);
-            file.write_all(bytes)?;
-            self.store = Store::File(file);
-        }
-        Ok(())
-    }
-
-    /// The spooled bytes, from the first.
-    fn reader(self) -> io::Result<Box<dyn Read>> {
-        Ok(match self.store {
-            Store::Memory(bytes) => Box::new(io::Cursor::new(bytes)),
-            Store::File(file) => {
-                let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
-                file.rewind()?;
-                Box::new(BufReader::with_capacity(SPOOL_BUFFER, file))
-            }
-        })
-    }
-}
-
-/// Where a spool's bytes are: in memory (written straight into the vector, no buffer
-/// between), or in an unnamed temporary file behind a buffer.
-enum Store {
-    Memory(Vec<u8>),
-    File(BufWriter<File>),
-}
-
-impl Write for Store {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Store::Memory(v) => v.write(buf),
-            Store::File(f) => f.write(buf),
-        }
-    }
-
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match self {
-            Store::Memory(v) => {
-                v.extend_from_slice(buf);
-                Ok(())
-            }
-            Store::File(f) => f.write_all(buf),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Store::Memory(_) => Ok(()),
-            Store::File(f) => f.flush(),
-        }
-    }
-}
-
-/// Zeros to pad fixed-width byte rows with.
-const ZEROS: [u8; 512] = [0; 512];
 
 /// Spools every column, then writes the `.npz` on [`TableWriter::finish`].
 pub(crate) struct NpzTable {
@@ -280,22 +112,23 @@ impl TableWriter for NpzTable {
 
 /// Writes one spooled column as a `.npy` array of `rows` rows into `w`.
 fn write_array<W: io::Write>(w: &mut W, spool: Spool, rows: u64) -> io::Result<()> {
-    let (kind, width) = (spool.kind, spool.width);
-    let mut data = spool.reader()?;
-    match kind {
-        Kind::Grid => {
-            w.write_all(&header::<u8>(&[rows, CELLS as u64])?)?;
-            return write_grids(w, &mut data, rows);
+    let header = match spool.kind() {
+        Kind::Grid => header::<u8>(&[rows, CELLS as u64])?,
+        Kind::Int => header::<i64>(&[rows])?,
+        Kind::Float => header::<f64>(&[rows])?,
+        Kind::Bool => header::<bool>(&[rows])?,
+        Kind::Bytes(n) => header::<u8>(&[rows, n as u64])?,
+        Kind::Text | Kind::Json | Kind::Steps => {
+            let dtype = npyz::DType::Plain(
+                format!("|S{}", spool.width().max(1))
+                    .parse()
+                    .expect("|S<n> is a valid type string"),
+            );
+            header_of::<[u8]>(dtype, &[rows])?
         }
-        Kind::Int => w.write_all(&header::<i64>(&[rows])?)?,
-        Kind::Float => w.write_all(&header::<f64>(&[rows])?)?,
-        Kind::Bool => w.write_all(&header::<bool>(&[rows])?)?,
-        Kind::Bytes(n) => w.write_all(&header::<u8>(&[rows, n as u64])?)?,
-        Kind::Text | Kind::Json | Kind::Steps => return write_text(w, &mut data, width, rows),
-    }
-    // The spool holds the array's bytes: copied through the reader's buffer, 1 MiB a write.
-    io::copy(&mut data, w)?;
-    Ok(())
+    };
+    w.write_all(&header)?;
+    spool.write_values(w, rows)
 }
 
 /// The `.npy` header of an array of `T` (its default dtype: `|u1`, `<i8`, `<f8`, `|b1`) of
@@ -323,91 +156,15 @@ fn header_of<T: npyz::Serialize + ?Sized>(
     Ok(out)
 }
 
-/// Writes a spooled grid column (41 bytes a grid) as `rows` × 81 cells, a block at a time.
-fn write_grids<W: io::Write, R: Read>(w: &mut W, data: &mut R, rows: u64) -> io::Result<()> {
-    let mut packed = vec![0u8; ROWS_PER_BLOCK * PACKED];
-    let mut cells = vec![0u8; ROWS_PER_BLOCK * CELLS];
-    let mut left = rows;
-    while left > 0 {
-        let n = left.min(ROWS_PER_BLOCK as u64) as usize;
-        let block = &mut packed[..n * PACKED];
-        data.read_exact(block)?;
-        let cells = &mut cells[..n * CELLS];
-        for (p, out) in block
-            .chunks_exact(PACKED)
-            .zip(cells.chunks_exact_mut(CELLS))
-        {
-            unpack(
-                p.try_into().expect("chunks of PACKED bytes"),
-                out.try_into().expect("chunks of CELLS bytes"),
-            );
-        }
-        w.write_all(cells)?;
-        left -= n as u64;
-    }
-    Ok(())
-}
-
-/// Writes a spooled text column (each word after its length) as fixed-width byte strings
-/// (`|S<w>`, w = the longest value, at least 1), each padded with NUL bytes as numpy does,
-/// a block of rows at a time (npyz's writer takes one value at a time: 6% of the run).
-fn write_text<W: io::Write, R: Read>(
-    w: &mut W,
-    data: &mut R,
-    width: usize,
-    rows: u64,
-) -> io::Result<()> {
-    let width = width.max(1);
-    let dtype = npyz::DType::Plain(
-        format!("|S{width}")
-            .parse()
-            .expect("|S<n> is a valid type string"),
-    );
-    w.write_all(&header_of::<[u8]>(dtype, &[rows])?)?;
-    let mut block = Vec::with_capacity(ROWS_PER_BLOCK.saturating_mul(width).min(SPOOL_BUFFER));
-    for _ in 0..rows {
-        let mut len = [0u8; 1];
-        data.read_exact(&mut len)?;
-        let len = if len[0] == LONG_WORD {
-            let mut long = [0u8; 8];
-            data.read_exact(&mut long)?;
-            u64::from_le_bytes(long) as usize
-        } else {
-            usize::from(len[0])
-        };
-        let start = block.len();
-        block.resize(start + width, 0);
-        data.read_exact(&mut block[start..start + len])?;
-        if block.len() >= SPOOL_BUFFER {
-            w.write_all(&block)?;
-            block.clear();
-        }
-    }
-    w.write_all(&block)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::spool::ROWS_PER_BLOCK;
     use super::*;
-
-    /// Every cell comes back from the two-a-byte spool form, in order, the odd 81st too.
-    #[test]
-    fn grids_pack_two_cells_a_byte_and_unpack() {
-        let mut g = [0u8; CELLS];
-        for (i, c) in g.iter_mut().enumerate() {
-            *c = (i * 7 % 10) as u8;
-        }
-        g[CELLS - 1] = 9;
-        let p = pack(&g);
-        assert_eq!(p[0], g[0] | (g[1] << 4));
-        assert_eq!(p[PACKED - 1], 9);
-        let mut out = [10u8; CELLS];
-        unpack(&p, &mut out);
-        assert_eq!(out, g);
-    }
+    use std::fs::File;
+    use std::io::Read;
 
     /// Values come back from the spools in order across block boundaries (more rows than
-    /// [`ROWS_PER_BLOCK`], text blocks over [`SPOOL_BUFFER`]): grids unpacked, missing
+    /// [`ROWS_PER_BLOCK`], text blocks over the spool buffer): grids unpacked, missing
     /// ones as zeros, words padded to the longest (over 255 bytes, so its length takes the
     /// long form), a missing word empty.
     #[test]
