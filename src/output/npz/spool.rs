@@ -14,7 +14,7 @@
 //! | real number, flag | the array's own bytes | 8, 1 |
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Cursor, Seek, Write};
+use std::io::{self, BufWriter, Read, Seek, Write};
 
 use crate::grid::CELLS;
 use crate::output::table::{Kind, Value};
@@ -103,8 +103,10 @@ pub(super) struct Spool {
     last: i64,
     /// The last word spooled (text columns).
     last_word: Vec<u8>,
-    /// A bytes row, padded to its width, on its way to the spool.
+    /// A short bytes row, padded to its width, on its way to the spool.
     row: Vec<u8>,
+    /// A bytes row two values a byte, on its way to the spool.
+    packed: Vec<u8>,
 }
 
 impl Spool {
@@ -116,6 +118,7 @@ impl Spool {
             last: 0,
             last_word: Vec::new(),
             row: Vec::new(),
+            packed: Vec::new(),
         }
     }
 
@@ -141,15 +144,11 @@ impl Spool {
                 };
                 let mut z = zigzag(n, self.last);
                 self.last = n;
-                let mut buf = [0u8; 10];
-                let mut len = 0;
                 while z >= 0x80 {
-                    buf[len] = z as u8 | 0x80;
+                    f.push(z as u8 | 0x80)?;
                     z >>= 7;
-                    len += 1;
                 }
-                buf[len] = z as u8;
-                f.write_all(&buf[..=len])
+                f.push(z as u8)
             }
             (Kind::Float, Value::Float(x)) => f.write_all(&x.to_le_bytes()),
             (Kind::Float, _) => f.write_all(&f64::NAN.to_le_bytes()),
@@ -158,24 +157,22 @@ impl Spool {
                     Value::Bytes(b) => &b[..b.len().min(width)],
                     _ => &[],
                 };
-                let row = &mut self.row;
-                row.clear();
-                row.extend_from_slice(b);
-                row.resize(width, 0);
+                // A full row is read where it is; a short or missing one padded first.
+                let row = if b.len() == width {
+                    b
+                } else {
+                    self.row.clear();
+                    self.row.extend_from_slice(b);
+                    self.row.resize(width, 0);
+                    &self.row
+                };
                 match row.split_first() {
                     Some((&first, rest)) if rest.iter().fold(0, |a, &x| a | x) < 16 => {
-                        let mut packed = [0u8; 512];
-                        let n = rest.len().div_ceil(2);
-                        let mut big = Vec::new();
-                        let out = if n <= packed.len() {
-                            &mut packed[..n]
-                        } else {
-                            big.resize(n, 0);
-                            &mut big[..]
-                        };
-                        pack_pairs(rest, out);
+                        let packed = &mut self.packed;
+                        packed.resize(rest.len().div_ceil(2), 0);
+                        pack_pairs(rest, packed);
                         f.write_all(&[PACKED_ROW, first])?;
-                        f.write_all(out)
+                        f.write_all(packed)
                     }
                     _ => {
                         f.write_all(&[RAW_ROW])?;
@@ -191,13 +188,13 @@ impl Spool {
                     _ => b"",
                 };
                 if t == self.last_word.as_slice() {
-                    return f.write_all(&[SAME_WORD]);
+                    return f.push(SAME_WORD);
                 }
                 self.width = self.width.max(t.len());
                 self.last_word.clear();
                 self.last_word.extend_from_slice(t);
                 match u8::try_from(t.len()) {
-                    Ok(n) if n < SAME_WORD => f.write_all(&[n])?,
+                    Ok(n) if n < SAME_WORD => f.push(n)?,
                     _ => {
                         f.write_all(&[LONG_WORD])?;
                         f.write_all(&(t.len() as u64).to_le_bytes())?;
@@ -205,7 +202,7 @@ impl Spool {
                 }
                 f.write_all(t)
             }
-            (Kind::Bool, v) => f.write_all(&[u8::from(matches!(v, Value::Bool(true)))]),
+            (Kind::Bool, v) => f.push(u8::from(matches!(v, Value::Bool(true)))),
         }
     }
 
@@ -237,24 +234,93 @@ impl Spool {
         let Spool {
             kind, store, width, ..
         } = self;
-        match store {
-            Store::Memory(bytes) => write_values(w, kind, width, Cursor::new(bytes), rows),
+        let r = match store {
+            Store::Memory(bytes) => Unspool {
+                buf: bytes,
+                at: 0,
+                file: None,
+            },
             Store::File(file) => {
                 let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
                 file.rewind()?;
-                let r = BufReader::with_capacity(SPOOL_BUFFER, file);
-                write_values(w, kind, width, r, rows)
+                Unspool {
+                    buf: Vec::new(),
+                    at: 0,
+                    file: Some(file),
+                }
             }
+        };
+        write_values(w, kind, width, r, rows)
+    }
+}
+
+/// A spool's bytes on the way out: all of them (a spool in memory), or its temporary file a
+/// buffer's worth at a time. Values are decoded from the slice in hand, so that a value
+/// costs a bounds check, not a call through a reader.
+struct Unspool {
+    buf: Vec<u8>,
+    /// Bytes of `buf` already taken.
+    at: usize,
+    /// The rest of the spool, after `buf`.
+    file: Option<File>,
+}
+
+impl Unspool {
+    /// The next `n` bytes.
+    fn take(&mut self, n: usize) -> io::Result<&[u8]> {
+        if self.buf.len() - self.at < n {
+            self.refill(n)?;
+        }
+        let bytes = &self.buf[self.at..self.at + n];
+        self.at += n;
+        Ok(bytes)
+    }
+
+    fn byte(&mut self) -> io::Result<u8> {
+        Ok(self.take(1)?[0])
+    }
+
+    /// Reads the file until `buf` holds `n` bytes past `at` (or the file ends: an error).
+    #[cold]
+    fn refill(&mut self, n: usize) -> io::Result<()> {
+        self.buf.drain(..self.at);
+        self.at = 0;
+        if let Some(file) = &mut self.file {
+            while self.buf.len() < n {
+                let old = self.buf.len();
+                self.buf.resize(old + SPOOL_BUFFER.max(n), 0);
+                let got = file.read(&mut self.buf[old..])?;
+                self.buf.truncate(old + got);
+                if got == 0 {
+                    break;
+                }
+            }
+        }
+        if self.buf.len() < n {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "a spool ended early",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Copies the rest to `w` as it is.
+    fn copy_to<W: Write>(self, w: &mut W) -> io::Result<()> {
+        w.write_all(&self.buf[self.at..])?;
+        match self.file {
+            Some(mut file) => io::copy(&mut file, w).map(drop),
+            None => Ok(()),
         }
     }
 }
 
 /// [`Spool::write_values`] from the spool's bytes in `r`.
-fn write_values<W: Write, R: BufRead>(
+fn write_values<W: Write>(
     w: &mut W,
     kind: Kind,
     width: usize,
-    mut r: R,
+    mut r: Unspool,
     rows: u64,
 ) -> io::Result<()> {
     match kind {
@@ -263,18 +329,8 @@ fn write_values<W: Write, R: BufRead>(
         Kind::Bytes(n) => write_byte_rows(w, &mut r, n, rows),
         Kind::Text | Kind::Json | Kind::Steps => write_text(w, &mut r, width, rows),
         // The spool holds the array's bytes.
-        Kind::Float | Kind::Bool => io::copy(&mut r, w).map(drop),
+        Kind::Float | Kind::Bool => r.copy_to(w),
     }
-}
-
-/// One spooled byte.
-fn byte<R: BufRead>(r: &mut R) -> io::Result<u8> {
-    let b = *r
-        .fill_buf()?
-        .first()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "a spool ended early"))?;
-    r.consume(1);
-    Ok(b)
 }
 
 /// Flushes `block` to `w` once it holds a buffer's worth.
@@ -287,14 +343,12 @@ fn flush_full<W: Write>(w: &mut W, block: &mut Vec<u8>) -> io::Result<()> {
 }
 
 /// Writes a spooled grid column (41 bytes a grid) as `rows` × 81 cells, a block at a time.
-fn write_grids<W: Write, R: BufRead>(w: &mut W, r: &mut R, rows: u64) -> io::Result<()> {
-    let mut packed = vec![0u8; ROWS_PER_BLOCK * PACKED];
+fn write_grids<W: Write>(w: &mut W, r: &mut Unspool, rows: u64) -> io::Result<()> {
     let mut cells = vec![0u8; ROWS_PER_BLOCK * CELLS];
     let mut left = rows;
     while left > 0 {
         let n = left.min(ROWS_PER_BLOCK as u64) as usize;
-        let block = &mut packed[..n * PACKED];
-        r.read_exact(block)?;
+        let block = r.take(n * PACKED)?;
         let cells = &mut cells[..n * CELLS];
         for (p, out) in block
             .chunks_exact(PACKED)
@@ -309,17 +363,15 @@ fn write_grids<W: Write, R: BufRead>(w: &mut W, r: &mut R, rows: u64) -> io::Res
 }
 
 /// Writes a spooled whole-number column as `rows` little-endian `i64`.
-fn write_ints<W: Write, R: BufRead>(w: &mut W, r: &mut R, rows: u64) -> io::Result<()> {
+fn write_ints<W: Write>(w: &mut W, r: &mut Unspool, rows: u64) -> io::Result<()> {
     let mut block = Vec::with_capacity(SPOOL_BUFFER + 8);
     let mut last = 0i64;
     for _ in 0..rows {
-        let (mut z, mut shift) = (0u64, 0);
-        loop {
-            let b = byte(r)?;
+        let mut b = r.byte()?;
+        let (mut z, mut shift) = (u64::from(b & 0x7F), 7);
+        while b >= 0x80 {
+            b = r.byte()?;
             z |= u64::from(b & 0x7F) << shift;
-            if b < 0x80 {
-                break;
-            }
             shift += 7;
         }
         last = unzigzag(z, last);
@@ -330,25 +382,24 @@ fn write_ints<W: Write, R: BufRead>(w: &mut W, r: &mut R, rows: u64) -> io::Resu
 }
 
 /// Writes a spooled bytes column as `rows` rows of `width` values.
-fn write_byte_rows<W: Write, R: BufRead>(
+fn write_byte_rows<W: Write>(
     w: &mut W,
-    r: &mut R,
+    r: &mut Unspool,
     width: usize,
     rows: u64,
 ) -> io::Result<()> {
     let mut block = Vec::with_capacity(SPOOL_BUFFER + width);
-    let mut packed = vec![0u8; width.saturating_sub(1).div_ceil(2)];
+    let packed = width.saturating_sub(1).div_ceil(2);
     for _ in 0..rows {
         let start = block.len();
         block.resize(start + width, 0);
         let row = &mut block[start..];
-        match byte(r)? {
+        match r.byte()? {
             PACKED_ROW => {
-                row[0] = byte(r)?;
-                r.read_exact(&mut packed)?;
-                unpack_pairs(&packed, &mut row[1..]);
+                row[0] = r.byte()?;
+                unpack_pairs(r.take(packed)?, &mut row[1..]);
             }
-            _ => r.read_exact(row)?,
+            _ => row.copy_from_slice(r.take(width)?),
         }
         flush_full(w, &mut block)?;
     }
@@ -358,28 +409,22 @@ fn write_byte_rows<W: Write, R: BufRead>(
 /// Writes a spooled text column as fixed-width byte strings (at least `width` wide, and 1),
 /// each padded with NUL bytes as numpy does, a block of rows at a time (npyz's writer takes
 /// one value at a time: 6% of the run).
-fn write_text<W: Write, R: BufRead>(
-    w: &mut W,
-    r: &mut R,
-    width: usize,
-    rows: u64,
-) -> io::Result<()> {
+fn write_text<W: Write>(w: &mut W, r: &mut Unspool, width: usize, rows: u64) -> io::Result<()> {
     let width = width.max(1);
     let mut block = Vec::with_capacity(SPOOL_BUFFER.min(ROWS_PER_BLOCK.saturating_mul(width)));
     let mut word = Vec::new();
     for _ in 0..rows {
-        let len = match byte(r)? {
+        let len = match r.byte()? {
             SAME_WORD => None,
             LONG_WORD => {
-                let mut long = [0u8; 8];
-                r.read_exact(&mut long)?;
+                let long = r.take(8)?.try_into().expect("8 bytes");
                 Some(u64::from_le_bytes(long) as usize)
             }
             n => Some(usize::from(n)),
         };
         if let Some(len) = len {
-            word.resize(len, 0);
-            r.read_exact(&mut word)?;
+            word.clear();
+            word.extend_from_slice(r.take(len)?);
         }
         let start = block.len();
         block.extend_from_slice(&word);
@@ -397,6 +442,16 @@ enum Store {
 }
 
 impl Store {
+    fn push(&mut self, byte: u8) -> io::Result<()> {
+        match self {
+            Store::Memory(v) => {
+                v.push(byte);
+                Ok(())
+            }
+            Store::File(f) => f.write_all(&[byte]),
+        }
+    }
+
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match self {
             Store::Memory(v) => {
