@@ -164,7 +164,7 @@ mod tests {
     use std::io::Read;
 
     /// Values come back from the spools in order across block boundaries (more rows than
-    /// [`ROWS_PER_BLOCK`], text blocks over the spool buffer): grids unpacked, missing
+    /// [`ROWS_PER_BLOCK`], text blocks over the output block): grids unpacked, missing
     /// ones as zeros, words padded to the longest (over 255 bytes, so its length takes the
     /// long form), a missing word empty.
     #[test]

@@ -27,8 +27,13 @@ pub(super) const SPOOL_BUFFER: usize = 1 << 20;
 /// alone in the last byte.
 const PACKED: usize = CELLS.div_ceil(2);
 
-/// Grids unpacked at a time on the way out (648 KiB of array).
-pub(super) const ROWS_PER_BLOCK: usize = 1 << 13;
+/// Bytes of array values made at a time on the way out: a block small enough to stay in
+/// cache while it is written, so that writing an array touches no fresh memory (1 MiB
+/// blocks were fresh pages for every column).
+const OUT_BLOCK: usize = 1 << 16;
+
+/// Grids unpacked at a time on the way out (an [`OUT_BLOCK`] of cells).
+pub(super) const ROWS_PER_BLOCK: usize = OUT_BLOCK / CELLS;
 
 /// A word's length in a text spool: one byte below [`SAME_WORD`], else this byte and the
 /// length as a little-endian `u64`.
@@ -335,7 +340,7 @@ fn write_values<W: Write>(
 
 /// Flushes `block` to `w` once it holds a buffer's worth.
 fn flush_full<W: Write>(w: &mut W, block: &mut Vec<u8>) -> io::Result<()> {
-    if block.len() >= SPOOL_BUFFER {
+    if block.len() >= OUT_BLOCK {
         w.write_all(block)?;
         block.clear();
     }
@@ -364,7 +369,7 @@ fn write_grids<W: Write>(w: &mut W, r: &mut Unspool, rows: u64) -> io::Result<()
 
 /// Writes a spooled whole-number column as `rows` little-endian `i64`.
 fn write_ints<W: Write>(w: &mut W, r: &mut Unspool, rows: u64) -> io::Result<()> {
-    let mut block = Vec::with_capacity(SPOOL_BUFFER + 8);
+    let mut block = Vec::with_capacity(OUT_BLOCK + 8);
     let mut last = 0i64;
     for _ in 0..rows {
         let mut b = r.byte()?;
@@ -388,7 +393,7 @@ fn write_byte_rows<W: Write>(
     width: usize,
     rows: u64,
 ) -> io::Result<()> {
-    let mut block = Vec::with_capacity(SPOOL_BUFFER + width);
+    let mut block = Vec::with_capacity(OUT_BLOCK + width);
     let packed = width.saturating_sub(1).div_ceil(2);
     for _ in 0..rows {
         let start = block.len();
@@ -411,7 +416,7 @@ fn write_byte_rows<W: Write>(
 /// one value at a time: 6% of the run).
 fn write_text<W: Write>(w: &mut W, r: &mut Unspool, width: usize, rows: u64) -> io::Result<()> {
     let width = width.max(1);
-    let mut block = Vec::with_capacity(SPOOL_BUFFER.min(ROWS_PER_BLOCK.saturating_mul(width)));
+    let mut block = Vec::with_capacity(OUT_BLOCK + width);
     let mut word = Vec::new();
     for _ in 0..rows {
         let len = match r.byte()? {
