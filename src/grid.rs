@@ -527,8 +527,9 @@ impl Grid {
 
     /// Number of givens (non-zero cells), 0..=81.
     pub fn clues(&self) -> u32 {
-        // A sum rather than filter().count(), so the loop vectorizes.
-        self.0.iter().map(|&d| u32::from(d != 0)).sum()
+        // A sum of bytes (81 fits one) rather than filter().count(), so the loop vectorizes
+        // on byte lanes.
+        u32::from(self.0.iter().fold(0u8, |n, &d| n + u8::from(d != 0)))
     }
 
     /// Whether two equal digits share a unit. The fast path of [`Grid::conflicts`], which
