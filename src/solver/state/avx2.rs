@@ -20,8 +20,9 @@
 //! split chosen (`split.rs`) on the registers for all boards at once; for the counts over
 //! a band's digits the boards are permuted two digits to a register with the bands in
 //! lanes, where those counts run down the registers (`boards.rs`, `by_digit`). The stack
-//! logic runs the portable code, compiled here with the kernel's features, on the boards
-//! stored back: the compiler vectorizes it about as well.
+//! logic and the placement of the givens run on the registers too (`stack.rs`), with the
+//! same digit's other bands brought to each board's lane by two lane permutes and a blend
+//! per register.
 //!
 //! The band logic's table is looked up by the transpose of a board's minirow pattern
 //! ([`minirow_key`]), which takes a few shifts and a multiply, where the pattern takes
@@ -30,6 +31,7 @@
 
 mod boards;
 mod split;
+mod stack;
 mod triads;
 
 use boards::{and, and_not, band_counts, effects, place, Boards};
@@ -37,9 +39,7 @@ use boards::{and, and_not, band_counts, effects, place, Boards};
 use super::super::tables::COMPLEX_T;
 use super::bits::lone_cells;
 use super::triads::MINIROW_LOW;
-use super::{
-    column_mask, stack_filter_portable, Branch, Contradiction, Logic, State, BAND, OTHER, POINTING,
-};
+use super::{column_mask, Branch, Contradiction, Logic, State, BAND, OTHER, POINTING};
 
 /// The index of board `a` into [`COMPLEX_T`]: bit `3k + r` set when row `r` has a
 /// candidate in box `k`. The minirow flags sit at bits `9r + 3k`; the product with
@@ -181,26 +181,21 @@ impl State {
                 m = cand.differ(before) & BAND;
                 continue;
             }
-            if stacks || TRIADS {
-                let mut boards = self.cand;
-                cand.store(&mut boards);
-                if stacks {
-                    stack_filter_portable(&mut boards);
-                    let after = Boards::load(&boards);
-                    // After settling, any difference is new.
-                    m = after.differ(cand) & BAND;
-                    if m != 0 {
-                        cand = after;
-                        continue;
-                    }
+            if stacks {
+                let after = stack::stack_filter(cand);
+                // After settling, any difference is new.
+                m = after.differ(cand) & BAND;
+                if m != 0 {
+                    cand = after;
+                    continue;
                 }
-                if TRIADS {
-                    let after = triads::triads(cand);
-                    m = after.differ(cand) & BAND;
-                    if m != 0 {
-                        cand = after;
-                        continue;
-                    }
+            }
+            if TRIADS {
+                let after = triads::triads(cand);
+                m = after.differ(cand) & BAND;
+                if m != 0 {
+                    cand = after;
+                    continue;
                 }
             }
             self.put_avx2(cand, unsolved);
@@ -214,15 +209,6 @@ impl State {
             };
             return Ok(Some(self.stall_branch(pairs, max_pairs, choose)));
         }
-    }
-
-    /// [`State::from_givens_k`] compiled for the AVX2 kernel's features: the same state.
-    ///
-    /// # Safety
-    /// As [`State::propagate_avx2`].
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    pub(crate) unsafe fn from_givens_avx2(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
-        State::from_givens_portable(puzzle)
     }
 }
 

@@ -208,7 +208,7 @@ fn or3(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
 /// one board share a row or a box (the AVX-512 kernel's `place_lanes`, eight lanes).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn place_lanes(x: __m256i, hits: __m256i) -> (__m256i, __m256i) {
+pub(super) fn place_lanes(x: __m256i, hits: __m256i) -> (__m256i, __m256i) {
     // The rows holding a hit, widened to whole rows.
     let low = _mm256_and_si256(hits, splat(ROW_LOW8));
     let any = _mm256_and_si256(
