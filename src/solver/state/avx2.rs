@@ -128,9 +128,11 @@ impl State {
         loop {
             // Settle: `update` on every changed board, each round's updates reading the
             // boards as the round found them, their deductions applied together.
+            // Each update reads its board from here (see the module doc), stored as each
+            // round ends, straight from the registers.
+            let mut seen = cand.lanes();
             while m != 0 {
                 let start = cand;
-                let seen = cand.lanes();
                 // What the round's updates take from each board.
                 let mut gone = Boards::zeros();
                 while m != 0 {
@@ -155,6 +157,7 @@ impl State {
                 }
                 cand = cand.zip(gone, |c, g| and_not(g, c));
                 m = cand.differ(start) & BAND;
+                cand.store_lanes(&mut seen);
             }
             for (u, s) in unsolved.iter_mut().zip(solved) {
                 *u &= !s;

@@ -71,11 +71,24 @@ impl Boards {
     #[inline]
     pub(super) fn lanes(self) -> [u32; 32] {
         let mut all = [0u32; 32];
-        for (h, r) in self.0.iter().enumerate() {
-            // SAFETY: a 32-byte store into words `8h..8h + 8` of `all`.
-            unsafe { _mm256_storeu_si256(all.as_mut_ptr().add(8 * h).cast(), *r) };
-        }
+        self.store_lanes(&mut all);
         all
+    }
+
+    /// Stores all 32 lanes into `all` (in place, where returning [`Boards::lanes`] may
+    /// copy the array through the stack once more).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn store_lanes(self, all: &mut [u32; 32]) {
+        let [r0, r1, r2, r3] = self.0;
+        let p = all.as_mut_ptr();
+        // SAFETY: four 32-byte stores into the 128 bytes of `all`.
+        unsafe {
+            _mm256_storeu_si256(p.cast(), r0);
+            _mm256_storeu_si256(p.add(8).cast(), r1);
+            _mm256_storeu_si256(p.add(16).cast(), r2);
+            _mm256_storeu_si256(p.add(24).cast(), r3);
+        }
     }
 
     /// `words[b]` in each of band `b`'s nine lanes (the lanes from 27 get `words[2]`;
