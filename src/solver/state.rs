@@ -180,12 +180,12 @@ impl State {
     /// Each given clears its row, box and column for its digit; a given whose cell an
     /// earlier peer given already cleared is a clash ([`Contradiction`]), so this also finds
     /// every pair of equal givens in one unit. The givens' cells are cleared for the other
-    /// digits once at the end, band by band. The AVX-512 kernel runs the copy in
-    /// `avx512/givens.rs` (all boards at once).
+    /// digits once at the end, band by band. The AVX-512 and AVX2 kernels run copies that
+    /// place all boards at once (`avx512/givens.rs`, `avx2/stack.rs`).
     ///
     /// # Panics
-    /// Outside the AVX-512 kernel, on a cell above 9 (a [`crate::grid::Grid`] never holds
-    /// one; the AVX-512 copy leaves such a cell without candidates).
+    /// In the portable kernel, on a cell above 9 (a [`crate::grid::Grid`] never holds one;
+    /// the AVX-512 and AVX2 copies leave such a cell without candidates).
     #[inline(always)]
     pub(crate) fn from_givens_k<const K: u8>(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
         #[cfg(target_arch = "x86_64")]

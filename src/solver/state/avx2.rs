@@ -10,24 +10,28 @@
 //! make the same guesses (tested node by node), though the states between differ. An
 //! update's deductions go into an accumulator in the registers at once, one lane permute
 //! per register (`boards.rs`), so that nothing is stored in narrow pieces and loaded back
-//! wide (such a load waits for the stores to reach the cache). The boards that changed in
-//! a round are the next round's (a board that only its own update changed is looked at
-//! again, which costs less than telling it apart).
+//! wide (such a load waits for the stores to reach the cache). The accumulator collects
+//! what the updates remove, so that the lanes an update leaves alone read the zeros above
+//! the three masks. The boards that changed in a round are the next round's (a board that
+//! only its own update changed is looked at again, which costs less than telling it
+//! apart).
 //!
 //! Naked singles are counted and placed, the triad rules applied (`triads.rs`) and the
 //! split chosen (`split.rs`) on the registers for all boards at once; for the counts over
 //! a band's digits the boards are permuted two digits to a register with the bands in
 //! lanes, where those counts run down the registers (`boards.rs`, `by_digit`). The stack
-//! logic runs the portable code, compiled here with the kernel's features, on the boards
-//! stored back: the compiler vectorizes it about as well.
+//! logic and the placement of the givens run on the registers too (`stack.rs`), with the
+//! same digit's other bands brought to each board's lane by two lane permutes and a blend
+//! per register.
 //!
 //! The band logic's table is looked up by the transpose of a board's minirow pattern
-//! ([`minirow_key`]), which takes a few shifts, where the pattern takes three table
-//! lookups, or BMI2 `pext`, which is slow on AMD CPUs before Zen 3 (common AVX2 machines
-//! without AVX-512).
+//! ([`minirow_key`]), which takes a few shifts and a multiply, where the pattern takes
+//! three table lookups, or BMI2 `pext`, which is slow on AMD CPUs before Zen 3 (common
+//! AVX2 machines without AVX-512).
 
 mod boards;
 mod split;
+mod stack;
 mod triads;
 
 use boards::{and, and_not, band_counts, effects, place, Boards};
@@ -35,19 +39,32 @@ use boards::{and, and_not, band_counts, effects, place, Boards};
 use super::super::tables::COMPLEX_T;
 use super::bits::lone_cells;
 use super::triads::MINIROW_LOW;
-use super::{
-    column_mask, stack_filter_portable, Branch, Contradiction, Logic, State, BAND, OTHER, POINTING,
-};
+use super::{column_mask, Branch, Contradiction, Logic, State, BAND, OTHER, POINTING};
 
 /// The index of board `a` into [`COMPLEX_T`]: bit `3k + r` set when row `r` has a
-/// candidate in box `k`. The minirow flags sit at bits `9r + 3k` (`3j` for `j = 3r + k`);
-/// shifting them down by 8 and by 16 as well lands each at bit `3k + r` and no two on one
-/// bit: `3j`, `3j - 8` and `3j - 16` are `3k + r` for rows 0, 1 and 2 respectively.
+/// candidate in box `k`. The minirow flags sit at bits `9r + 3k`; the product with
+/// `1 | 1 << 8 | 1 << 16` adds the flags shifted up by 0, 8 and 16, which land on bits `3j`,
+/// `3j + 8` and `3j + 16` (`j = 3r + k`), three residues mod 3, so no two meet and nothing
+/// carries: bits 16..25 of the sum hold row 2's flag of box `k` at `16 + 3k + 2`, row 1's at
+/// `16 + 3k + 1` and row 0's at `16 + 3k`. The factor is shifted up by 7 more so that those
+/// nine bits are the top of the 32-bit product (one multiply and one shift where the shifts
+/// and ors took ten instructions).
 #[inline(always)]
 fn minirow_key(a: u32) -> usize {
     let m = (a | a >> 1 | a >> 2) & MINIROW_LOW;
-    ((m | m >> 8 | m >> 16) & 0x1FF) as usize
+    (m.wrapping_mul(0x0001_0101 << 7) >> 23) as usize
 }
+
+/// [`POINTING`] inverted: the cells the digit's other bands lose.
+static NOT_POINTING: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut k = 0;
+    while k < 512 {
+        t[k] = !POINTING[k];
+        k += 1;
+    }
+    t
+};
 
 impl State {
     /// [`State::propagate`] on the registers (see the module doc): the same result and
@@ -103,15 +120,21 @@ impl State {
         // A fourth word so that `unsolved[b & 3]` needs no bounds check; always 0.
         let [u0, u1, u2] = self.unsolved;
         let mut unsolved = [u0, u1, u2, 0];
+        // The cells each band's updates found alone in a row of their board, taken from
+        // `unsolved` once the boards settle rather than after every round: a load of these
+        // words right after a round's 4-byte stores to them waits for the stores to reach
+        // the cache.
+        let mut solved = [0u32; 4];
         loop {
             // Settle: `update` on every changed board, each round's updates reading the
             // boards as the round found them, their deductions applied together.
+            // Each update reads its board from here (see the module doc), stored as each
+            // round ends, straight from the registers.
+            let mut seen = cand.lanes();
             while m != 0 {
                 let start = cand;
-                let seen = cand.lanes();
-                let mut acc = Boards::ones();
-                // The cells each band's updates found alone in a row of their board.
-                let mut solved = [0u32; 4];
+                // What the round's updates take from each board.
+                let mut gone = Boards::zeros();
                 while m != 0 {
                     let i = m.trailing_zeros() as usize;
                     m &= m - 1;
@@ -120,7 +143,7 @@ impl State {
                     if a == 0 {
                         return Err(Contradiction);
                     }
-                    let keep = POINTING[column_mask(a) as usize];
+                    let not_keep = NOT_POINTING[column_mask(a) as usize];
                     let b = usize::from(OTHER[i % 27][2]);
                     // Every lone cell leaves the band's other boards, whether or not an
                     // earlier update fixed it (then they lack it already), so that no
@@ -130,13 +153,14 @@ impl State {
                     // second claim meets the first's placement.
                     let new = lone_cells(a);
                     solved[b & 3] |= new;
-                    acc = acc.apply(i, effects(a, keep, new));
+                    gone = gone.apply(i, effects(a, not_keep, new));
                 }
-                for (u, s) in unsolved.iter_mut().zip(solved) {
-                    *u &= !s;
-                }
-                cand = cand.zip(acc, |c, k| and(c, k));
+                cand = cand.zip(gone, |c, g| and_not(g, c));
                 m = cand.differ(start) & BAND;
+                cand.store_lanes(&mut seen);
+            }
+            for (u, s) in unsolved.iter_mut().zip(solved) {
+                *u &= !s;
             }
             // Each word alone (one 8-byte load over two fresh 4-byte stores would wait).
             if unsolved[0] | unsolved[1] | unsolved[2] == 0 {
@@ -160,26 +184,21 @@ impl State {
                 m = cand.differ(before) & BAND;
                 continue;
             }
-            if stacks || TRIADS {
-                let mut boards = self.cand;
-                cand.store(&mut boards);
-                if stacks {
-                    stack_filter_portable(&mut boards);
-                    let after = Boards::load(&boards);
-                    // After settling, any difference is new.
-                    m = after.differ(cand) & BAND;
-                    if m != 0 {
-                        cand = after;
-                        continue;
-                    }
+            if stacks {
+                let after = stack::stack_filter(cand);
+                // After settling, any difference is new.
+                m = after.differ(cand) & BAND;
+                if m != 0 {
+                    cand = after;
+                    continue;
                 }
-                if TRIADS {
-                    let after = triads::triads(cand);
-                    m = after.differ(cand) & BAND;
-                    if m != 0 {
-                        cand = after;
-                        continue;
-                    }
+            }
+            if TRIADS {
+                let after = triads::triads(cand);
+                m = after.differ(cand) & BAND;
+                if m != 0 {
+                    cand = after;
+                    continue;
                 }
             }
             self.put_avx2(cand, unsolved);
@@ -193,15 +212,6 @@ impl State {
             };
             return Ok(Some(self.stall_branch(pairs, max_pairs, choose)));
         }
-    }
-
-    /// [`State::from_givens_k`] compiled for the AVX2 kernel's features: the same state.
-    ///
-    /// # Safety
-    /// As [`State::propagate_avx2`].
-    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-    pub(crate) unsafe fn from_givens_avx2(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
-        State::from_givens_portable(puzzle)
     }
 }
 

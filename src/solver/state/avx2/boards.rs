@@ -3,10 +3,10 @@
 //! `cand` is lane `i`, so loading and storing the state is four plain moves.
 //!
 //! AVX2 has no masked lanes. An update's deductions (the module doc of `avx2.rs`) are
-//! applied to the registers by one lane permute per register instead: the update puts its
-//! three masks and all ones in four lanes of one register ([`effects`]), and a table of
-//! lane indices per board and register ([`ROLES`]) spreads each mask to the lanes it
-//! applies to.
+//! applied to the registers by one lane permute per register instead: the update puts
+//! what it removes in three lanes of one register, zeros above ([`effects`]), and a table
+//! of lane indices per board and register ([`ROLES`]) spreads each mask to the lanes it
+//! applies to (and a zero lane to the others).
 
 use std::arch::x86_64::{
     __m128i, __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi32,
@@ -14,7 +14,8 @@ use std::arch::x86_64::{
     _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_loadu_si256, _mm256_movemask_ps,
     _mm256_or_si256, _mm256_permute2x128_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
     _mm256_setzero_si256, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_storeu_si256,
-    _mm256_sub_epi32, _mm256_testz_si256, _mm_loadu_si128, _mm_set_epi64x, _mm_storeu_si128,
+    _mm256_sub_epi32, _mm256_testz_si256, _mm_cvtsi32_si128, _mm_insert_epi32, _mm_loadu_si128,
+    _mm_storeu_si128, _mm_unpacklo_epi64,
 };
 
 use super::super::bits::{ROW_LOW8, ROW_TOP};
@@ -70,11 +71,24 @@ impl Boards {
     #[inline]
     pub(super) fn lanes(self) -> [u32; 32] {
         let mut all = [0u32; 32];
-        for (h, r) in self.0.iter().enumerate() {
-            // SAFETY: a 32-byte store into words `8h..8h + 8` of `all`.
-            unsafe { _mm256_storeu_si256(all.as_mut_ptr().add(8 * h).cast(), *r) };
-        }
+        self.store_lanes(&mut all);
         all
+    }
+
+    /// Stores all 32 lanes into `all` (in place, where returning [`Boards::lanes`] may
+    /// copy the array through the stack once more).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn store_lanes(self, all: &mut [u32; 32]) {
+        let [r0, r1, r2, r3] = self.0;
+        let p = all.as_mut_ptr();
+        // SAFETY: four 32-byte stores into the 128 bytes of `all`.
+        unsafe {
+            _mm256_storeu_si256(p.cast(), r0);
+            _mm256_storeu_si256(p.add(8).cast(), r1);
+            _mm256_storeu_si256(p.add(16).cast(), r2);
+            _mm256_storeu_si256(p.add(24).cast(), r3);
+        }
     }
 
     /// `words[b]` in each of band `b`'s nine lanes (the lanes from 27 get `words[2]`;
@@ -126,15 +140,15 @@ impl Boards {
         _mm256_testz_si256(any, any) == 1
     }
 
-    /// All lanes set: the accumulator of a round's deductions before the first.
+    /// All lanes clear: the accumulator of a round's removals before the first.
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub(super) fn ones() -> Boards {
-        Boards([splat(u32::MAX); 4])
+    pub(super) fn zeros() -> Boards {
+        Boards([_mm256_setzero_si256(); 4])
     }
 
-    /// Ands into every register the deductions of the update of board `i` (`effects`):
-    /// each register's lanes take the masks [`ROLES`] names for board `i`.
+    /// Ors into every register the removals of the update of board `i` (`effects`): each
+    /// register's lanes take the masks [`ROLES`] names for board `i`.
     #[target_feature(enable = "avx2")]
     #[inline]
     pub(super) fn apply(self, i: usize, effects: __m256i) -> Boards {
@@ -143,31 +157,36 @@ impl Boards {
         for (r, role) in out.0.iter_mut().zip(roles) {
             // SAFETY: a 32-byte load of one `[i32; 8]` row of the table.
             let idx = unsafe { _mm256_loadu_si256(role.as_ptr().cast()) };
-            *r = _mm256_and_si256(*r, _mm256_permutevar8x32_epi32(effects, idx));
+            *r = _mm256_or_si256(*r, _mm256_permutevar8x32_epi32(effects, idx));
         }
         out
     }
 }
 
-/// The lanes of [`effects`]: the updated board's new value, what the same digit's boards
-/// in the other two bands keep, what the other boards of its band keep, and all ones.
+/// The lanes of [`effects`]: what the updated board loses, what the same digit's boards
+/// in the other two bands lose, what the other boards of its band lose, and nothing (the
+/// zeros above the three, which the moves that build the register leave).
 const OWN: i32 = 0;
 const SAME_DIGIT: i32 = 1;
 const SAME_BAND: i32 = 2;
 const UNTOUCHED: i32 = 3;
 
-/// The register of an update's deductions that [`Boards::apply`] spreads: `a` (the updated
-/// board), `keep` (the digit's boards in the other bands), `!placed` (the other boards of
-/// the band) and all ones, in lanes 0..4 (the upper four are not read).
+/// The register of an update's removals that [`Boards::apply`] spreads: `!a` (the updated
+/// board keeps `a`), `!keep` (the digit's boards in the other bands keep `keep`; the
+/// caller passes it inverted, from a table) and `placed` (the other boards of the band),
+/// in lanes 0..3, zeros above. Removals rather than what is kept, so that the lanes an
+/// update leaves alone take the zeros the register's moves leave, and no lane of all ones
+/// needs building.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(super) fn effects(a: u32, keep: u32, placed: u32) -> __m256i {
-    let low = u64::from(a) | u64::from(keep) << 32;
-    let high = u64::from(!placed) | 0xFFFF_FFFF << 32;
-    _mm256_castsi128_si256(_mm_set_epi64x(high as i64, low as i64))
+pub(super) fn effects(a: u32, not_keep: u32, placed: u32) -> __m256i {
+    // `not_keep` goes into its lane straight from the table (a load into the insert), the
+    // longest path of the three.
+    let own = _mm_insert_epi32::<1>(_mm_cvtsi32_si128(!a as i32), not_keep as i32);
+    _mm256_castsi128_si256(_mm_unpacklo_epi64(own, _mm_cvtsi32_si128(placed as i32)))
 }
 
-/// `ROLES[i][r][l]`: which lane of [`effects`] the update of board `i` ands into lane `l`
+/// `ROLES[i][r][l]`: which lane of [`effects`] the update of board `i` ors into lane `l`
 /// of register `r` (board `8r + l`). Indexed `i & 31` (the last five rows are unused).
 static ROLES: [[[i32; 8]; 4]; 32] = {
     let mut t = [[[UNTOUCHED; 8]; 4]; 32];
@@ -202,7 +221,7 @@ fn or3(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
 /// one board share a row or a box (the AVX-512 kernel's `place_lanes`, eight lanes).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn place_lanes(x: __m256i, hits: __m256i) -> (__m256i, __m256i) {
+pub(super) fn place_lanes(x: __m256i, hits: __m256i) -> (__m256i, __m256i) {
     // The rows holding a hit, widened to whole rows.
     let low = _mm256_and_si256(hits, splat(ROW_LOW8));
     let any = _mm256_and_si256(
@@ -446,9 +465,9 @@ mod tests {
         assert!(seen.iter().all(|&n| n > 1000), "{seen:?}");
     }
 
-    /// An update's deductions reach exactly its lanes: the board itself takes `a`, the
-    /// digit's boards in the other two bands `keep`, the band's other eight boards lose
-    /// the placed cells, and every other board (and the padding) is left alone.
+    /// An update's removals reach exactly its lanes: the board itself loses all but `a`,
+    /// the digit's boards in the other two bands all but `keep`, the band's other eight
+    /// boards the placed cells, and every other board (and the padding) nothing.
     #[test]
     fn an_updates_effects_reach_its_lanes() {
         if !Kernel::Avx2.available() {
@@ -458,16 +477,16 @@ mod tests {
         let (a, keep, placed) = (0x0123_4567, 0x0765_4321, 0x0000_F0F0);
         for i in 0..27 {
             // SAFETY: the CPU has AVX2 (checked above).
-            let got = unsafe { Boards::ones().apply(i, effects(a, keep, placed)).lanes() };
+            let got = unsafe { Boards::zeros().apply(i, effects(a, !keep, placed)).lanes() };
             for (j, &lane) in got.iter().enumerate() {
                 let want = if j == i {
-                    a
+                    !a
                 } else if j < 27 && j % 9 == i % 9 {
-                    keep
+                    !keep
                 } else if j < 27 && j / 9 == i / 9 {
-                    !placed
+                    placed
                 } else {
-                    u32::MAX
+                    0
                 };
                 assert_eq!(lane, want, "update {i}, lane {j}");
             }
