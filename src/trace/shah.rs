@@ -21,25 +21,41 @@ use crate::grid::{Grid, CELLS};
 /// Integers a row: 1 + 81 × 4.
 pub const WIDTH: usize = 1 + CELLS * 4;
 
+/// Each cell's (row, col), 0-based, as the low two bytes of an entry.
+const ROW_COL: [u32; CELLS] = {
+    let mut t = [0u32; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        t[c] = (c / 9) as u32 | ((c % 9) as u32) << 8;
+        c += 1;
+    }
+    t
+};
+
 /// The Shah row of `puzzle`'s trace `t` (see the module doc).
 pub fn encode(puzzle: &Grid, t: &Trace) -> [u8; WIDTH] {
-    let mut row = [0u8; WIDTH];
-    let mut at = 1;
+    // Each entry as one little-endian word (row, col, value, strategy), so that an entry is
+    // one store; at most 81, as each cell is given or placed once.
+    let mut entries = [0u32; CELLS];
+    let mut n = 0;
     let mut put = |c: usize, d: u8, code: u8| {
-        row[at..at + 4].copy_from_slice(&[(c / 9) as u8, (c % 9) as u8, d, code]);
-        at += 4;
+        if let Some(e) = entries.get_mut(n) {
+            *e = ROW_COL[c] | u32::from(d) << 16 | u32::from(code) << 24;
+        }
+        n += 1;
     };
-    let mut givens = 0u8;
-    each_cell(filled_cells(puzzle), |c| {
-        put(c, puzzle.0[c], Technique::Given.code());
-        givens += 1;
-    });
+    let givens = filled_cells(puzzle);
+    each_cell(givens, |c| put(c, puzzle.0[c], Technique::Given.code()));
     if t.outcome == Some(super::Outcome::Solved) {
         for (_, s) in t.kept_steps(true) {
             put(usize::from(s.cell), s.digit, s.technique.code());
         }
     }
-    row[0] = givens;
+    let mut row = [0u8; WIDTH];
+    row[0] = givens.count_ones() as u8;
+    for (out, e) in row[1..].chunks_exact_mut(4).zip(&entries) {
+        out.copy_from_slice(&e.to_le_bytes());
+    }
     row
 }
 
