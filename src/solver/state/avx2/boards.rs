@@ -432,6 +432,17 @@ pub(super) fn band_counts(cand: Boards) -> [[u32; 3]; 3] {
     [0, 1, 2].map(|b| [out[0][b], out[1][b], out[2][b]])
 }
 
+/// Per lane: the nine-bit mask of columns holding a candidate.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn columns(x: __m256i) -> __m256i {
+    let o = _mm256_or_si256(
+        _mm256_or_si256(x, _mm256_srli_epi32::<9>(x)),
+        _mm256_srli_epi32::<18>(x),
+    );
+    _mm256_and_si256(o, splat(0x1FF))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::super::tests::{random_boards, xorshift};

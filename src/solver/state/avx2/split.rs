@@ -16,7 +16,7 @@ use std::arch::x86_64::{
     _mm256_srli_epi32, _mm256_storeu_si256, _mm256_sub_epi32, _mm256_xor_si256,
 };
 
-use super::boards::{by_digit, splat, Boards};
+use super::boards::{by_digit, columns, splat, Boards};
 use crate::grid::ORDERS_OF_THREE;
 use crate::solver::state::split::{SplitAt, LOOSE_UNIT};
 
@@ -55,17 +55,6 @@ static STACK_ORDERS: [[i32; 8]; 6] = {
     }
     t
 };
-
-/// Per lane: the nine-bit mask of columns holding a candidate.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn columns(x: __m256i) -> __m256i {
-    let o = _mm256_or_si256(
-        _mm256_or_si256(x, _mm256_srli_epi32::<9>(x)),
-        _mm256_srli_epi32::<18>(x),
-    );
-    _mm256_and_si256(o, splat(0x1FF))
-}
 
 /// Each lane's band count (low half-word) and stack count (high half-word) of one
 /// register of boards by digit.

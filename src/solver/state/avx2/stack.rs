@@ -9,14 +9,14 @@
 //! permutes and a blend per register.
 
 use std::arch::x86_64::{
-    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi32, _mm256_cmpeq_epi8,
-    _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_permutevar8x32_epi32,
-    _mm256_set1_epi8, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_slli_epi32,
+    __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi32, _mm256_or_si256,
+    _mm256_permutevar8x32_epi32, _mm256_setr_epi32, _mm256_setzero_si256, _mm256_slli_epi32,
     _mm256_srli_epi32, _mm256_testz_si256,
 };
 
-use super::super::{given_cells, Contradiction, State, BAND, BOARDS};
-use super::boards::{place_lanes, splat, Boards};
+use super::super::bits::band_givens;
+use super::super::{Contradiction, State, BAND, BOARDS};
+use super::boards::{columns, place_lanes, splat, Boards};
 
 /// Lane `l` of `p` permuted by `idx`, or of `q` where bit `l` of `M` is set.
 #[target_feature(enable = "avx2")]
@@ -77,17 +77,6 @@ pub(super) fn next_band2(b: Boards) -> Boards {
     ])
 }
 
-/// Per lane: the nine-bit mask of columns holding a candidate.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn columns(x: __m256i) -> __m256i {
-    let o = _mm256_or_si256(
-        _mm256_or_si256(x, _mm256_srli_epi32::<9>(x)),
-        _mm256_srli_epi32::<18>(x),
-    );
-    _mm256_and_si256(o, splat(0x1FF))
-}
-
 /// Per lane: a nine-bit column mask widened to those columns in all three rows of the band.
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -146,20 +135,8 @@ impl State {
     /// The CPU must have AVX2 (`Kernel::Avx2.available()`).
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
     pub(crate) unsafe fn from_givens_avx2(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
-        // `placed[9 * b + d]`: the givens of digit `d + 1` in band `b`, a byte compare
-        // each. Band 2's 32 bytes end at the puzzle's end, five bytes before the band.
-        let mut placed = [0u32; BOARDS];
-        let mut unsolved = [0u32; 3];
-        for b in 0..3 {
-            let (from, skip) = if b < 2 { (27 * b, 0) } else { (81 - 32, 5) };
-            // SAFETY: 32 bytes from `from`, which is at most 81 - 32.
-            let bytes = unsafe { _mm256_loadu_si256(puzzle.as_ptr().add(from).cast::<__m256i>()) };
-            for d in 0..9 {
-                let eq = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(d as i8 + 1));
-                placed[9 * b + d] = (_mm256_movemask_epi8(eq) as u32 >> skip) & BAND;
-            }
-            unsolved[b] = BAND & !given_cells(&puzzle[27 * b..27 * b + 27]);
-        }
+        // SAFETY: the caller's CPU has AVX2 (this function's own requirement).
+        let (placed, unsolved) = unsafe { band_givens(puzzle) };
         let g = Boards::load(&placed);
         // Each given clears its row and box in its band's board (two givens of a digit in
         // one row or box clash), and its column in the digit's other two bands (two in one

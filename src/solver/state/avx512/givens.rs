@@ -4,12 +4,12 @@
 //! code walks the givens one by one.
 
 use std::arch::x86_64::{
-    __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_set1_epi8,
     _mm512_and_si512, _mm512_andnot_si512, _mm512_maskz_mov_epi32, _mm512_or_si512,
     _mm512_ternarylogic_epi32, _mm512_test_epi32_mask,
 };
 
-use super::super::{given_cells, Contradiction, State, BAND, BOARDS};
+use super::super::bits::band_givens;
+use super::super::{Contradiction, State, BAND, BOARDS};
 use super::singles::place_lanes;
 use super::stack::{NEXT_BAND, NEXT_BAND2};
 use super::{columns, in_all_rows, permute, splat, Boards, OR3, VALID_HIGH};
@@ -22,20 +22,8 @@ impl State {
     /// The CPU must have AVX-512F (`is_x86_feature_detected!`).
     #[target_feature(enable = "avx512f,avx2")]
     pub(crate) unsafe fn from_givens_avx512(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
-        // `placed[9 * b + d]`: the givens of digit `d + 1` in band `b`, a byte compare
-        // each. Band 2's 32 bytes end at the puzzle's end, five bytes before the band.
-        let mut placed = [0u32; BOARDS];
-        let mut unsolved = [0u32; 3];
-        for b in 0..3 {
-            let (from, skip) = if b < 2 { (27 * b, 0) } else { (81 - 32, 5) };
-            // SAFETY: 32 bytes from `from`, which is at most 81 - 32.
-            let bytes = unsafe { _mm256_loadu_si256(puzzle.as_ptr().add(from).cast::<__m256i>()) };
-            for d in 0..9 {
-                let eq = _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(d as i8 + 1));
-                placed[9 * b + d] = (_mm256_movemask_epi8(eq) as u32 >> skip) & BAND;
-            }
-            unsolved[b] = BAND & !given_cells(&puzzle[27 * b..27 * b + 27]);
-        }
+        // SAFETY: the caller's CPU has AVX2 (this function's own requirement).
+        let (placed, unsolved) = unsafe { band_givens(puzzle) };
         let g = Boards::load(&placed);
         // Each given clears its row and box in its band's board (two givens of a digit in
         // one row or box clash), and its column in the digit's other two bands (two in one
