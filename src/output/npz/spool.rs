@@ -42,7 +42,7 @@ const LONG_WORD: u8 = u8::MAX;
 /// In a text spool: the row before's word again.
 const SAME_WORD: u8 = u8::MAX - 1;
 
-/// A bytes row spooled two values a byte after its first ([`pack_row`]).
+/// A bytes row spooled two values a byte after its first ([`pack_pairs`]).
 const PACKED_ROW: u8 = 0;
 /// A bytes row spooled as it is (a value after the first is 16 or more).
 const RAW_ROW: u8 = 1;
