@@ -35,13 +35,12 @@ const ROW_COL: [u32; CELLS] = {
 /// The Shah row of `puzzle`'s trace `t` (see the module doc).
 pub fn encode(puzzle: &Grid, t: &Trace) -> [u8; WIDTH] {
     // Each entry as one little-endian word (row, col, value, strategy), so that an entry is
-    // one store; at most 81, as each cell is given or placed once.
+    // one store; at most 81, as each cell is given or placed once (an 82nd is a bug, and
+    // panics as the byte row's index did).
     let mut entries = [0u32; CELLS];
     let mut n = 0;
     let mut put = |c: usize, d: u8, code: u8| {
-        if let Some(e) = entries.get_mut(n) {
-            *e = ROW_COL[c] | u32::from(d) << 16 | u32::from(code) << 24;
-        }
+        entries[n] = ROW_COL[c] | u32::from(d) << 16 | u32::from(code) << 24;
         n += 1;
     };
     let givens = filled_cells(puzzle);
