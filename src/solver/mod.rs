@@ -147,8 +147,8 @@ fn solve_k<const K: u8>(puzzle: &Grid, limit: u32) -> Solution {
         guesses: 0,
         branching: Branching::Root,
     };
-    // Searched in place: moving the state (236 bytes) out of the `Result` cost a
-    // `memcpy` call per puzzle.
+    // Searched in place: moving the state out of the `Result` would copy it once more
+    // per puzzle.
     let mut start = State::from_givens_k::<K>(&puzzle.0);
     let givens_clash = match &mut start {
         Ok(state) => {

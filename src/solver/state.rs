@@ -25,11 +25,13 @@
 //!
 //!  A column of a band is `COLUMN0 << col` (bits col, col+9, col+18).
 //!  unsolved[b]: bit p set while cell 27*b + p has no digit fixed yet.
-//!  prev[9*b + d]: cand[9*b + d] as `update` last left it; a difference means "look again".
+//!  dirty: bit 9*b + d set while cand[9*b + d] has changed since `update` last left it
+//!         ("look again"); inside the portable propagation, prev[9*b + d] holds what
+//!         `update` last left and a difference means the same.
 //! ```
 //!
 //! Propagation (JCZSolve-style; written here after reading public descriptions and the
-//! `sudoku` crate's solver, no code copied). Boards whose value differs from `prev` are
+//! `sudoku` crate's solver, no code copied). Boards marked dirty (differing from `prev`) are
 //! run through `update` until none does, then naked singles, until neither changes anything:
 //!
 //! * `update(i)`, `i = 9 * b + d`: for digit `d` in band `b`, shrink each row to the three boxes it can
@@ -126,8 +128,11 @@ pub(crate) enum Branch {
 pub(crate) struct State {
     /// `cand[9 * b + d]`: the cells of band `b` where digit `d + 1` may stand (27 bits).
     cand: [u32; BOARDS],
-    /// `cand` as [`State::update`] last left it.
-    prev: [u32; BOARDS],
+    /// Bit `i` set when board `i` has changed since the band logic ([`State::update`]) last
+    /// left it, so that the next propagation looks at it again (27 bits). A mask rather
+    /// than a copy of the boards as last left: a guess copies the state, and half the bytes
+    /// to copy (128) are a few vector moves where 236 were a `memcpy` call.
+    dirty: u32,
     /// Cells of each band not yet fixed to a digit.
     unsolved: [u32; 3],
 }
@@ -207,7 +212,7 @@ impl State {
     fn from_givens_portable(puzzle: &[u8; 81]) -> Result<State, Contradiction> {
         let mut s = State {
             cand: INITIAL,
-            prev: [0; BOARDS],
+            dirty: 0,
             unsolved: [BAND; 3],
         };
         // `placed[9 * b + d]`: the givens of digit `d + 1` in band `b`.
@@ -242,6 +247,7 @@ impl State {
                 *c = (*c & unsolved) | g;
             }
         }
+        s.dirty = nonzero_boards(&s.cand);
         Ok(s)
     }
 
@@ -251,13 +257,15 @@ impl State {
     #[inline]
     pub(crate) fn assign(&mut self, d: usize, cell: Cell) -> Result<(), Contradiction> {
         let i = 9 * cell.band + d;
-        self.cand[i] = place(self.cand[i], cell.bit)?;
+        let was = self.cand[i];
+        self.cand[i] = place(was, cell.bit)?;
+        self.dirty |= u32::from(self.cand[i] != was) << i;
         Ok(())
     }
 
     /// Band logic for board `i = 9 * b + d`: digit `d + 1` in band `b` (see the module doc).
     #[inline(always)]
-    fn update(&mut self, i: usize) -> Result<(), Contradiction> {
+    fn update(&mut self, prev: &mut [u32; BOARDS], i: usize) -> Result<(), Contradiction> {
         let a = self.cand[i];
         let a = a & COMPLEX[band_pattern(a) & 0x1FF];
         if a == 0 {
@@ -279,36 +287,40 @@ impl State {
         }
         // `a` is a fixpoint of this function: no need to look at board `i` again.
         self.cand[i] = a;
-        self.prev[i] = a;
+        prev[i] = a;
         Ok(())
     }
 
     /// The boards that differ from `prev`: bit `i` for board `i` (27 bits).
     #[inline(always)]
-    fn changed(&self) -> u32 {
+    fn changed(&self, prev: &[u32; BOARDS]) -> u32 {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         {
-            changed_sse2(&self.cand, &self.prev)
+            changed_sse2(&self.cand, prev)
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
         {
-            changed_scalar(&self.cand, &self.prev)
+            changed_scalar(&self.cand, prev)
         }
     }
 
-    /// Runs [`State::update`] on changed boards until none is left: finds them as a mask
-    /// of the boards that differ from `prev`, built without a branch per board.
+    /// Runs [`State::update`] on changed boards until none is left: first on `dirty` (a
+    /// mask of boards), then on those that differ from `prev`, found as a mask built
+    /// without a branch per board.
     #[inline(always)]
-    fn settle(&mut self) -> Result<(), Contradiction> {
+    fn settle(&mut self, prev: &mut [u32; BOARDS], dirty: u32) -> Result<(), Contradiction> {
+        let mut m = dirty;
         loop {
-            let mut m = self.changed();
             if m == 0 {
-                return Ok(());
+                m = self.changed(prev);
+                if m == 0 {
+                    return Ok(());
+                }
             }
             while m != 0 {
                 let i = m.trailing_zeros() as usize;
                 m &= m - 1;
-                self.update(i)?;
+                self.update(prev, i)?;
             }
         }
     }
@@ -327,6 +339,7 @@ impl State {
     /// mispredicted twice as often and the hard sets ran slower.)
     ///
     /// This is the portable kernel; the others give the same result ([`State::propagate_k`]).
+    #[inline]
     pub(crate) fn propagate(
         &mut self,
         max_pairs: u32,
@@ -359,8 +372,12 @@ impl State {
         max_pairs: u32,
         stacks: bool,
     ) -> Result<Option<Branch>, Contradiction> {
+        // The boards as `update` last left them, once the dirty ones (the first round's)
+        // have been updated. The propagation leaves none dirty.
+        let mut prev = self.cand;
+        let mut dirty = std::mem::take(&mut self.dirty);
         loop {
-            self.settle()?;
+            self.settle(&mut prev, std::mem::take(&mut dirty))?;
             if self.unsolved == [0; 3] {
                 return Ok(None);
             }
@@ -379,7 +396,9 @@ impl State {
                         while hits != 0 {
                             let bit = hits.trailing_zeros();
                             hits &= hits - 1;
-                            self.assign(d, Cell { band: b, bit })?;
+                            // As `assign` does, but `prev` marks the change here.
+                            let i = 9 * b + d;
+                            self.cand[i] = place(self.cand[i], bit)?;
                         }
                     }
                 } else {
@@ -389,13 +408,13 @@ impl State {
             if !placed {
                 if stacks {
                     stack_filter_portable(&mut self.cand);
-                    if self.changed() != 0 {
+                    if self.changed(&prev) != 0 {
                         continue;
                     }
                 }
                 if TRIADS {
                     triads::triads(&mut self.cand);
-                    if self.changed() != 0 {
+                    if self.changed(&prev) != 0 {
                         continue;
                     }
                 }
@@ -695,6 +714,21 @@ fn stack_filter_portable(cand: &mut [u32; BOARDS]) {
         *v &= keep | keep << 9 | keep << 18;
     }
     cand.copy_from_slice(&x[..BOARDS]);
+}
+
+/// Bit `i` set when board `i` is not 0: the boards a new state marks dirty (a board
+/// that is 0 stays out of the band logic, which would report it as a contradiction).
+#[inline(always)]
+fn nonzero_boards(cand: &[u32; BOARDS]) -> u32 {
+    let zeros = [0; BOARDS];
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        changed_sse2(cand, &zeros)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        changed_scalar(cand, &zeros)
+    }
 }
 
 /// [`State::changed`], one board at a time: bit `i` set when `cand[i] != prev[i]`.

@@ -91,13 +91,13 @@ impl State {
         }
     }
 
-    /// Writes back the boards and the unfixed cells; the last-seen copies equal the boards
-    /// (the propagation has reached its fixpoint).
+    /// Writes back the boards and the unfixed cells; no board is dirty (the propagation
+    /// has reached its fixpoint).
     #[target_feature(enable = "avx2")]
     #[inline]
     fn put_avx2(&mut self, cand: Boards, unsolved: [u32; 4]) {
         cand.store(&mut self.cand);
-        self.prev = self.cand;
+        self.dirty = 0;
         self.unsolved = [unsolved[0], unsolved[1], unsolved[2]];
     }
 
@@ -113,10 +113,8 @@ impl State {
         stacks: bool,
     ) -> Result<Option<Branch>, Contradiction> {
         let mut cand = Boards::load(&self.cand);
-        // The boards to update: at first those `update` has not seen as they are (a board
-        // that is 0 on both sides stays out, as in the portable code), then those a round
-        // changed.
-        let mut m = cand.differ(Boards::load(&self.prev)) & BAND;
+        // The boards to update: at first the dirty ones, then those a round changed.
+        let mut m = self.dirty;
         // A fourth word so that `unsolved[b & 3]` needs no bounds check; always 0.
         let [u0, u1, u2] = self.unsolved;
         let mut unsolved = [u0, u1, u2, 0];
@@ -180,7 +178,8 @@ impl State {
                 .zip(open, |h, o| and(h, o));
             if !hits.is_zero() {
                 let before = cand;
-                cand = place(cand, hits)?;
+                // SAFETY: this function's CPU features.
+                cand = unsafe { place(cand, hits)? };
                 m = cand.differ(before) & BAND;
                 continue;
             }

@@ -26,9 +26,9 @@ mod triads;
 use std::arch::x86_64::{
     __m512i, _mm512_and_si512, _mm512_andnot_si512, _mm512_cmpneq_epi32_mask, _mm512_loadu_si512,
     _mm512_mask_and_epi32, _mm512_mask_mov_epi32, _mm512_mask_set1_epi32, _mm512_mask_storeu_epi32,
-    _mm512_maskz_loadu_epi32, _mm512_permutex2var_epi32, _mm512_set1_epi32, _mm512_slli_epi32,
-    _mm512_srli_epi32, _mm512_storeu_si512, _mm512_ternarylogic_epi32, _mm512_test_epi32_mask,
-    _pext_u32,
+    _mm512_mask_xor_epi32, _mm512_maskz_loadu_epi32, _mm512_permutex2var_epi32, _mm512_set1_epi32,
+    _mm512_slli_epi32, _mm512_srli_epi32, _mm512_storeu_si512, _mm512_ternarylogic_epi32,
+    _mm512_test_epi32_mask, _pext_u32,
 };
 
 use super::bits::{lone_cells, ROW_LOW8, ROW_TOP};
@@ -209,12 +209,13 @@ impl Boards {
 
 impl State {
     /// Writes back what [`State::propagate_avx512`] held in registers and locals: the
-    /// boards, their last-seen copies and the unfixed cells (`unsolved[3]` is padding).
+    /// boards and the unfixed cells (`unsolved[3]` is padding); no board is dirty (the
+    /// propagation has reached its fixpoint).
     #[target_feature(enable = "avx512f")]
     #[inline]
-    fn put(&mut self, cand: Boards, prev: Boards, unsolved: [u32; 4]) {
+    fn put(&mut self, cand: Boards, unsolved: [u32; 4]) {
         cand.store(&mut self.cand);
-        prev.store(&mut self.prev);
+        self.dirty = 0;
         self.unsolved = [unsolved[0], unsolved[1], unsolved[2]];
     }
 
@@ -253,7 +254,11 @@ impl State {
         stacks: bool,
     ) -> Result<Option<Branch>, Contradiction> {
         let mut cand = Boards::load(&self.cand);
-        let mut prev = Boards::load(&self.prev);
+        // The boards as the band logic last left them: the dirty ones complemented (a
+        // value they cannot have), so that they differ.
+        let ones = _mm512_set1_epi32(-1);
+        let flip = |x: __m512i, dirty: u32| _mm512_mask_xor_epi32(x, dirty as u16, x, ones);
+        let mut prev = Boards(flip(cand.0, self.dirty), flip(cand.1, self.dirty >> 16));
         // A fourth word so that `unsolved[b & 3]` needs no bounds check; always 0.
         let [u0, u1, u2] = self.unsolved;
         let mut unsolved = [u0, u1, u2, 0];
@@ -310,7 +315,7 @@ impl State {
             }
             // Each word alone (one 8-byte load over two fresh 4-byte stores would wait).
             if unsolved[0] | unsolved[1] | unsolved[2] == 0 {
-                self.put(cand, prev, unsolved);
+                self.put(cand, unsolved);
                 return Ok(None);
             }
             // Naked singles, as in `State::propagate`, for all bands at once: each lane
@@ -350,7 +355,7 @@ impl State {
                     continue;
                 }
             }
-            self.put(cand, prev, unsolved);
+            self.put(cand, unsolved);
             // Each band's two-candidate cells, from its first lane.
             let two = Boards(
                 _mm512_andnot_si512(r3.0, r2.0),

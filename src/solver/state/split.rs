@@ -168,7 +168,10 @@ impl State {
     /// Narrows the state to child `child` (0 or 1) of `split`; propagation follows.
     pub(crate) fn take(&mut self, split: &Split, child: usize) {
         for b in 0..3 {
-            self.cand[9 * b + split.d] &= split.keep[child][b];
+            let i = 9 * b + split.d;
+            let was = self.cand[i];
+            self.cand[i] &= split.keep[child][b];
+            self.dirty |= u32::from(self.cand[i] != was) << i;
         }
     }
 }
@@ -188,7 +191,7 @@ mod tests {
             let cand = random_boards(&mut next, round % 4);
             let state = State {
                 cand,
-                prev: cand,
+                dirty: 0,
                 unsolved: [BAND; 3],
             };
             let Some(at) = state.choose_split(0) else {

@@ -73,7 +73,7 @@ fn walk(
     assert_eq!(got, want);
     let Ok(found) = want else { return 1 };
     assert_eq!(vector.cand, portable.cand);
-    assert_eq!(vector.prev, portable.prev);
+    assert_eq!(vector.dirty, portable.dirty);
     assert_eq!(vector.unsolved, portable.unsolved);
     let (cell, mut digits) = match found {
         None => return 0,
@@ -104,7 +104,7 @@ fn walk(
 }
 
 /// `other` (another kernel's [`State::propagate`], which the CPU runs) leaves exactly the
-/// state the portable one does (candidates, last-seen copies, unfixed cells) and returns
+/// state the portable one does (candidates, dirty marks, unfixed cells) and returns
 /// the same branch or contradiction, at every node of the search trees of the [`HARD`]
 /// puzzles, with and without the stack logic and the pair cap, and with the triad rules
 /// and the splits.
@@ -142,8 +142,8 @@ pub(super) fn givens_match_the_portable_copy(
     let check = |p: &[u8; 81]| match (State::from_givens_portable(p), other(p)) {
         (Ok(w), Ok(g)) => {
             assert_eq!(
-                (g.cand, g.prev, g.unsolved),
-                (w.cand, w.prev, w.unsolved),
+                (g.cand, g.dirty, g.unsolved),
+                (w.cand, w.dirty, w.unsolved),
                 "{p:?}"
             );
             true

@@ -286,20 +286,28 @@ pub(super) fn place_lanes(x: __m256i, hits: __m256i) -> (__m256i, __m256i) {
 /// # Errors
 /// [`Contradiction`] when two hits of one board share a row or a box (placing them one
 /// after the other, the second would find its cell cleared).
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(super) fn place(cand: Boards, hits: Boards) -> Result<Boards, Contradiction> {
-    let mut out = cand;
-    let mut clash = _mm256_setzero_si256();
-    for h in 0..4 {
-        let (placed, c) = place_lanes(cand.0[h], hits.0[h]);
-        out.0[h] = placed;
-        clash = _mm256_or_si256(clash, c);
+/// Inlined without a `target_feature` of its own (which may not be `inline(always)`) into
+/// the propagation, whose AVX2 features its body then has: as a call it cost a spill of
+/// both arguments' eight registers to the stack each time.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[inline(always)]
+pub(super) unsafe fn place(cand: Boards, hits: Boards) -> Result<Boards, Contradiction> {
+    // SAFETY: the caller's CPU features.
+    unsafe {
+        let mut out = cand;
+        let mut clash = _mm256_setzero_si256();
+        for h in 0..4 {
+            let (placed, c) = place_lanes(cand.0[h], hits.0[h]);
+            out.0[h] = placed;
+            clash = _mm256_or_si256(clash, c);
+        }
+        if _mm256_testz_si256(clash, clash) == 0 {
+            return Err(Contradiction);
+        }
+        Ok(out)
     }
-    if _mm256_testz_si256(clash, clash) == 0 {
-        return Err(Contradiction);
-    }
-    Ok(out)
 }
 
 /// Lane by lane `a & b`, for [`Boards::zip`].

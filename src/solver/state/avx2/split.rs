@@ -155,7 +155,7 @@ mod tests {
             let cand = random_boards(&mut next, round % 5);
             let state = State {
                 cand,
-                prev: cand,
+                dirty: 0,
                 unsolved: [crate::solver::tables::BAND; 3],
             };
             let pairs = (round % 3) as u32;

@@ -161,7 +161,7 @@ impl State {
         cand.0[3] = first_three(cand.0[3]);
         let mut s = State {
             cand: [0; BOARDS],
-            prev: [0; BOARDS],
+            dirty: cand.differ(Boards::zeros()),
             unsolved,
         };
         cand.store(&mut s.cand);

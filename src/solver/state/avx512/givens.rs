@@ -53,7 +53,9 @@ impl State {
         );
         let mut s = State {
             cand: [0; BOARDS],
-            prev: [0; BOARDS],
+            // The boards that are not 0.
+            dirty: u32::from(_mm512_test_epi32_mask(cand.0, cand.0))
+                | u32::from(_mm512_test_epi32_mask(cand.1, cand.1)) << 16,
             unsolved,
         };
         cand.store(&mut s.cand);

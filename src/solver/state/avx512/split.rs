@@ -152,7 +152,7 @@ mod tests {
             let cand = random_boards(&mut next, round % 5);
             let state = State {
                 cand,
-                prev: cand,
+                dirty: 0,
                 unsolved: [crate::solver::tables::BAND; 3],
             };
             // No bivalue cell, or some: the second may leave a loose unit to a cell.
