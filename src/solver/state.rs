@@ -615,9 +615,6 @@ impl State {
     }
 }
 
-/// A digit's band board with the digit fixed in band bit `bit`: the rest of the cell's row
-/// and box cleared ([`State::assign`]); a [`Contradiction`] when the board no longer has
-/// the cell.
 /// Minirow pattern of a band board: bit `3r + k` set when row `r` can hold the digit in
 /// box `k` (0..512).
 #[inline(always)]
@@ -633,6 +630,9 @@ fn column_mask(a: u32) -> u32 {
     (a | a >> 9 | a >> 18) & 0x1FF
 }
 
+/// A digit's band board with the digit fixed in band bit `bit`: the rest of the cell's row
+/// and box cleared ([`State::assign`]); a [`Contradiction`] when the board no longer has
+/// the cell.
 #[inline(always)]
 fn place(board: u32, bit: u32) -> Result<u32, Contradiction> {
     let cell = 1u32 << bit;
