@@ -247,7 +247,9 @@ impl State {
                 *c = (*c & unsolved) | g;
             }
         }
-        s.dirty = nonzero_boards(&s.cand);
+        // The boards that are not 0 (a board that is 0 stays out of the band logic, which
+        // would report it as a contradiction).
+        s.dirty = s.changed(&[0; BOARDS]);
         Ok(s)
     }
 
@@ -257,10 +259,16 @@ impl State {
     #[inline]
     pub(crate) fn assign(&mut self, d: usize, cell: Cell) -> Result<(), Contradiction> {
         let i = 9 * cell.band + d;
-        let was = self.cand[i];
-        self.cand[i] = place(was, cell.bit)?;
-        self.dirty |= u32::from(self.cand[i] != was) << i;
+        let board = place(self.cand[i], cell.bit)?;
+        self.set_board(i, board);
         Ok(())
+    }
+
+    /// Sets board `i` to `board`, marking it dirty when that changes it.
+    #[inline(always)]
+    fn set_board(&mut self, i: usize, board: u32) {
+        self.dirty |= u32::from(self.cand[i] != board) << i;
+        self.cand[i] = board;
     }
 
     /// Band logic for board `i = 9 * b + d`: digit `d + 1` in band `b` (see the module doc).
@@ -304,12 +312,12 @@ impl State {
         }
     }
 
-    /// Runs [`State::update`] on changed boards until none is left: first on `dirty` (a
-    /// mask of boards), then on those that differ from `prev`, found as a mask built
-    /// without a branch per board.
+    /// Runs [`State::update`] on changed boards until none is left: first on the dirty
+    /// ones (clearing the marks), then on those that differ from `prev`, found as a mask
+    /// built without a branch per board.
     #[inline(always)]
-    fn settle(&mut self, prev: &mut [u32; BOARDS], dirty: u32) -> Result<(), Contradiction> {
-        let mut m = dirty;
+    fn settle(&mut self, prev: &mut [u32; BOARDS]) -> Result<(), Contradiction> {
+        let mut m = std::mem::take(&mut self.dirty);
         loop {
             if m == 0 {
                 m = self.changed(prev);
@@ -339,7 +347,6 @@ impl State {
     /// mispredicted twice as often and the hard sets ran slower.)
     ///
     /// This is the portable kernel; the others give the same result ([`State::propagate_k`]).
-    #[inline]
     pub(crate) fn propagate(
         &mut self,
         max_pairs: u32,
@@ -372,12 +379,12 @@ impl State {
         max_pairs: u32,
         stacks: bool,
     ) -> Result<Option<Branch>, Contradiction> {
-        // The boards as `update` last left them, once the dirty ones (the first round's)
-        // have been updated. The propagation leaves none dirty.
+        // The boards as `update` last left them, once the dirty ones have been updated:
+        // those the search changed at first, then those the naked singles placed. The
+        // propagation leaves none dirty.
         let mut prev = self.cand;
-        let mut dirty = std::mem::take(&mut self.dirty);
         loop {
-            self.settle(&mut prev, std::mem::take(&mut dirty))?;
+            self.settle(&mut prev)?;
             if self.unsolved == [0; 3] {
                 return Ok(None);
             }
@@ -396,9 +403,7 @@ impl State {
                         while hits != 0 {
                             let bit = hits.trailing_zeros();
                             hits &= hits - 1;
-                            // As `assign` does, but `prev` marks the change here.
-                            let i = 9 * b + d;
-                            self.cand[i] = place(self.cand[i], bit)?;
+                            self.assign(d, Cell { band: b, bit })?;
                         }
                     }
                 } else {
@@ -714,21 +719,6 @@ fn stack_filter_portable(cand: &mut [u32; BOARDS]) {
         *v &= keep | keep << 9 | keep << 18;
     }
     cand.copy_from_slice(&x[..BOARDS]);
-}
-
-/// Bit `i` set when board `i` is not 0: the boards a new state marks dirty (a board
-/// that is 0 stays out of the band logic, which would report it as a contradiction).
-#[inline(always)]
-fn nonzero_boards(cand: &[u32; BOARDS]) -> u32 {
-    let zeros = [0; BOARDS];
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    {
-        changed_sse2(cand, &zeros)
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    {
-        changed_scalar(cand, &zeros)
-    }
 }
 
 /// [`State::changed`], one board at a time: bit `i` set when `cand[i] != prev[i]`.

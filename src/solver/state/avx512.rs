@@ -272,7 +272,6 @@ impl State {
                 if m == 0 {
                     break;
                 }
-                let ones = _mm512_set1_epi32(-1);
                 // Each update reads its board from here (see the module doc).
                 let seen = cand.lanes();
                 let (mut acc0, mut acc1) = (ones, ones);

@@ -169,9 +169,7 @@ impl State {
     pub(crate) fn take(&mut self, split: &Split, child: usize) {
         for b in 0..3 {
             let i = 9 * b + split.d;
-            let was = self.cand[i];
-            self.cand[i] &= split.keep[child][b];
-            self.dirty |= u32::from(self.cand[i] != was) << i;
+            self.set_board(i, self.cand[i] & split.keep[child][b]);
         }
     }
 }
