@@ -125,7 +125,7 @@ pub(crate) const COMPLEX: [u32; 512] = {
 
 /// [`COMPLEX`] indexed by the pattern's transpose (bit `3k + r` set when row `r` can hold
 /// the digit in box `k`), which a board's minirow flags give in a few shifts with no table
-/// (the AVX2 kernel's `minirow_key`), where the pattern itself takes three lookups.
+/// (the AVX2 kernel's `minirow_keys`), where the pattern itself takes three lookups.
 #[cfg(target_arch = "x86_64")]
 pub(crate) const COMPLEX_T: [u32; 512] = {
     let mut t = [0u32; 512];

@@ -25,35 +25,24 @@
 //! per register.
 //!
 //! The band logic's table is looked up by the transpose of a board's minirow pattern
-//! ([`minirow_key`]), which takes a few shifts and a multiply, where the pattern takes
+//! ([`minirow_keys`]), which takes a few shifts on the registers, where the pattern takes
 //! three table lookups, or BMI2 `pext`, which is slow on AMD CPUs before Zen 3 (common
-//! AVX2 machines without AVX-512).
+//! AVX2 machines without AVX-512). Each round's keys are stored with its boards, so that
+//! an update's lookup waits for one load, not for the shifts as well: the rounds of a
+//! settle wait on each other (an update reads what the last round left), and an update's
+//! path from its board to its deductions is what a round takes.
 
 mod boards;
 mod split;
 mod stack;
 mod triads;
 
-use boards::{and, and_not, band_counts, effects, place, Boards};
+use boards::{and, and_not, band_counts, effects, minirow_keys, place, Boards};
 
 use super::super::tables::COMPLEX_T;
 use super::bits::lone_cells;
 use super::triads::MINIROW_LOW;
 use super::{column_mask, Branch, Contradiction, Logic, State, BAND, OTHER, POINTING};
-
-/// The index of board `a` into [`COMPLEX_T`]: bit `3k + r` set when row `r` has a
-/// candidate in box `k`. The minirow flags sit at bits `9r + 3k`; the product with
-/// `1 | 1 << 8 | 1 << 16` adds the flags shifted up by 0, 8 and 16, which land on bits `3j`,
-/// `3j + 8` and `3j + 16` (`j = 3r + k`), three residues mod 3, so no two meet and nothing
-/// carries: bits 16..25 of the sum hold row 2's flag of box `k` at `16 + 3k + 2`, row 1's at
-/// `16 + 3k + 1` and row 0's at `16 + 3k`. The factor is shifted up by 7 more so that those
-/// nine bits are the top of the 32-bit product (one multiply and one shift where the shifts
-/// and ors took ten instructions).
-#[inline(always)]
-fn minirow_key(a: u32) -> usize {
-    let m = (a | a >> 1 | a >> 2) & MINIROW_LOW;
-    (m.wrapping_mul(0x0001_0101 << 7) >> 23) as usize
-}
 
 /// [`POINTING`] inverted: the cells the digit's other bands lose.
 static NOT_POINTING: [u32; 512] = {
@@ -129,6 +118,8 @@ impl State {
             // Each update reads its board from here (see the module doc), stored as each
             // round ends, straight from the registers.
             let mut seen = cand.lanes();
+            // Each board's index into `COMPLEX_T`, stored beside it.
+            let mut keys = cand.map(|x| minirow_keys(x)).lanes();
             while m != 0 {
                 let start = cand;
                 // What the round's updates take from each board.
@@ -136,8 +127,7 @@ impl State {
                 while m != 0 {
                     let i = m.trailing_zeros() as usize;
                     m &= m - 1;
-                    let a = seen[i & 31];
-                    let a = a & COMPLEX_T[minirow_key(a)];
+                    let a = seen[i & 31] & COMPLEX_T[keys[i & 31] as usize & 0x1FF];
                     if a == 0 {
                         return Err(Contradiction);
                     }
@@ -156,6 +146,7 @@ impl State {
                 cand = cand.zip(gone, |c, g| and_not(g, c));
                 m = cand.differ(start) & BAND;
                 cand.store_lanes(&mut seen);
+                cand.map(|x| minirow_keys(x)).store_lanes(&mut keys);
             }
             for (u, s) in unsolved.iter_mut().zip(solved) {
                 *u &= !s;
@@ -217,8 +208,8 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::super::super::tables::COMPLEX;
-    use super::super::band_pattern;
     use super::super::tests::{givens_match_the_portable_copy, kernel_matches_the_portable_one};
+    use super::super::{band_pattern, BOARDS};
     use super::*;
     use crate::solver::Kernel;
 
@@ -226,7 +217,10 @@ mod tests {
     /// table gives from the pattern, for every minirow pattern (each minirow of a board
     /// full or empty, and with one cell of three).
     #[test]
-    fn minirow_key_finds_the_portable_table_entry() {
+    fn minirow_keys_find_the_portable_table_entry() {
+        if !testable() {
+            return;
+        }
         for pattern in 0..512u32 {
             for cell in [0o7, 0o1, 0o4] {
                 let mut a = 0u32;
@@ -235,11 +229,11 @@ mod tests {
                         a |= cell << (3 * j);
                     }
                 }
-                assert_eq!(
-                    COMPLEX_T[minirow_key(a)],
-                    COMPLEX[band_pattern(a)],
-                    "{a:#o}"
-                );
+                // SAFETY: the CPU has AVX2 (checked above).
+                let keys = unsafe { Boards::load(&[a; BOARDS]).map(|x| minirow_keys(x)).lanes() };
+                for &key in &keys[..BOARDS] {
+                    assert_eq!(COMPLEX_T[key as usize], COMPLEX[band_pattern(a)], "{a:#o}");
+                }
             }
         }
     }

@@ -120,6 +120,13 @@ impl Boards {
         !same
     }
 
+    /// Register by register, `f` of the boards' registers.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn map(self, f: impl Fn(__m256i) -> __m256i) -> Boards {
+        Boards(self.0.map(f))
+    }
+
     /// Lane by lane, `f` of the two boards' registers.
     #[target_feature(enable = "avx2")]
     #[inline]
@@ -438,6 +445,25 @@ pub(super) fn band_counts(cand: Boards) -> [[u32; 3]; 3] {
         unsafe { _mm256_storeu_si256(o.as_mut_ptr().cast(), c) };
     }
     [0, 1, 2].map(|b| [out[0][b], out[1][b], out[2][b]])
+}
+
+/// Per lane, the index of the board into `COMPLEX_T`: bit `3k + r` set when row `r` has a
+/// candidate in box `k`. The minirow flags sit at bits `9r + 3k`: row 0's are where the
+/// key wants them, row 1's move down by 8 and row 2's by 16, and a mask per row keeps each
+/// row's three from the others' (nine bits, no multiply: its latency would lie on the
+/// settle loop's path).
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn minirow_keys(x: __m256i) -> __m256i {
+    let m = _mm256_and_si256(
+        or3(x, _mm256_srli_epi32::<1>(x), _mm256_srli_epi32::<2>(x)),
+        splat(MINIROW_LOW),
+    );
+    or3(
+        _mm256_and_si256(m, splat(0o111)),
+        _mm256_and_si256(_mm256_srli_epi32::<8>(m), splat(0o222)),
+        _mm256_and_si256(_mm256_srli_epi32::<16>(m), splat(0o444)),
+    )
 }
 
 /// Per lane: the nine-bit mask of columns holding a candidate.
