@@ -339,6 +339,7 @@ fn fold<C: Counts>(
             false => UNKNOWN.to_string(),
         };
     }
+    header.solver_kernel = kernels_of(&reports);
     for (i, (path, r)) in reports.iter().enumerate() {
         let h = &r.header;
         if sharded && i > 0 {
@@ -465,6 +466,19 @@ fn input_difference(a: &[InputInfo], b: &[InputInfo]) -> Option<String> {
             Some(format!("{} and {} have different contents", x.path, y.path))
         }
     })
+}
+
+/// The kernels named by `reports`, each once in the order of the reports, joined by `,`
+/// (a report written before the field was named adds none).
+fn kernels_of<C: Counts>(reports: &[(String, Report<C>)]) -> String {
+    let mut kernels: Vec<&str> = Vec::new();
+    for (_, r) in reports {
+        let k = r.header.solver_kernel.as_str();
+        if !k.is_empty() && !kernels.contains(&k) {
+            kernels.push(k);
+        }
+    }
+    kernels.join(",")
 }
 
 /// The `commit` of a report whose build did not know it.
@@ -764,6 +778,23 @@ mod tests {
             commits("abc1234", "unknown").unwrap().header.commit,
             "unknown"
         );
+    }
+
+    /// Shards run with different kernels (machines of a cluster) merge, and the merged
+    /// report names each kernel once, in shard order; a report from before the field
+    /// adds none.
+    #[test]
+    fn a_merge_names_the_kernels_of_its_shards() {
+        let kernels = |ks: [&str; 3]| {
+            let mut shards = vec![shard(&[1], "1/3"), shard(&[2], "2/3"), shard(&[3], "3/3")];
+            for (s, k) in shards.iter_mut().zip(ks) {
+                s.1.header.solver_kernel = k.into();
+            }
+            merge(shards, false).unwrap().header.solver_kernel
+        };
+        assert_eq!(kernels(["avx2", "avx2", "avx2"]), "avx2");
+        assert_eq!(kernels(["avx512", "avx2", "avx512"]), "avx512,avx2");
+        assert_eq!(kernels(["", "portable", ""]), "portable");
     }
 
     /// A shard whose `records` had been raised by hand merged without a word.

@@ -123,6 +123,13 @@ pub struct Header {
     /// `-dirty` when tracked files differed from it, or `unknown`. A merged report keeps
     /// its reports' commit (`unknown` when one of them had none).
     pub commit: String,
+    /// The solver kernel the run's searches used ([`crate::solver::kernel`]: `portable`,
+    /// `avx2` or `avx512`; all find the same solutions and make the same guesses, only the
+    /// speed differs). A merged report names its reports' kernels, each once, in the order
+    /// of the reports, joined by `,` (shards on different machines may differ). Empty in a
+    /// report written before it was named.
+    #[serde(default)]
+    pub solver_kernel: String,
     /// Layout of this JSON ([`SCHEMA_VERSION`]).
     pub schema_version: u32,
     /// The command whose counts follow: `solve` or `verify`.
@@ -184,6 +191,7 @@ impl Header {
             tool: TOOL.to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
             commit: BUILD_COMMIT.to_string(),
+            solver_kernel: crate::solver::kernel().to_string(),
             schema_version: SCHEMA_VERSION,
             command: command.to_string(),
             input_bytes: inputs.iter().filter_map(|i| i.file_bytes).sum(),

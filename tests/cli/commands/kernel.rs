@@ -1,5 +1,5 @@
 //! `SUDOKU_BATCH_KERNEL`: every kernel this CPU runs gives the same solve output and is
-//! named in bench's export; an unknown kernel, or one the CPU lacks, stops the binary with
+//! named in bench's export and in solve's report; an unknown kernel, or one the CPU lacks, stops the binary with
 //! one line and exit status 2.
 
 use crate::common;
@@ -46,7 +46,7 @@ fn every_available_kernel_writes_the_same_solutions() {
 }
 
 #[test]
-fn bench_names_the_forced_kernel() {
+fn bench_and_the_report_name_the_forced_kernel() {
     for k in Kernel::available_kernels() {
         let dir = tempfile::tempdir().unwrap();
         let json = dir.path().join("b.json");
@@ -74,6 +74,21 @@ fn bench_names_the_forced_kernel() {
         );
         let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
         assert_eq!(v["provenance"]["solver_kernel"], k.name());
+        let report = dir.path().join("r.json");
+        let out = bin()
+            .env("SUDOKU_BATCH_KERNEL", k.name())
+            .args(["solve", "-q", SAMPLE, "-o", "-", "--report"])
+            .arg(&report)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+        assert_eq!(v["solver_kernel"], k.name());
     }
 }
 
