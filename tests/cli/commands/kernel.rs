@@ -45,49 +45,42 @@ fn every_available_kernel_writes_the_same_solutions() {
     }
 }
 
+/// The JSON that `args` (with `kernel` forced) writes to the file `out` it names last.
+fn json_written(kernel: &str, args: &[&str], out: &std::path::Path) -> serde_json::Value {
+    let run = bin()
+        .env("SUDOKU_BATCH_KERNEL", kernel)
+        .args(args)
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    serde_json::from_slice(&std::fs::read(out).unwrap()).unwrap()
+}
+
 #[test]
 fn bench_and_the_report_name_the_forced_kernel() {
     for k in Kernel::available_kernels() {
         let dir = tempfile::tempdir().unwrap();
-        let json = dir.path().join("b.json");
-        let out = bin()
-            .env("SUDOKU_BATCH_KERNEL", k.name())
-            .args([
-                "bench",
-                "-q",
-                "-j",
-                "1",
-                "--min-time",
-                "0.001",
-                "--warmup",
-                "0",
-                SAMPLE,
-            ])
-            .arg("--export-json")
-            .arg(&json)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+        let bench = [
+            "bench",
+            "-q",
+            "-j",
+            "1",
+            "--min-time",
+            "0.001",
+            "--warmup",
+            "0",
+            SAMPLE,
+            "--export-json",
+        ];
+        let v = json_written(k.name(), &bench, &dir.path().join("b.json"));
         assert_eq!(v["provenance"]["solver_kernel"], k.name());
-        let report = dir.path().join("r.json");
-        let out = bin()
-            .env("SUDOKU_BATCH_KERNEL", k.name())
-            .args(["solve", "-q", SAMPLE, "-o", "-", "--report"])
-            .arg(&report)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+        let solve = ["solve", "-q", SAMPLE, "-o", "-", "--report"];
+        let v = json_written(k.name(), &solve, &dir.path().join("r.json"));
         assert_eq!(v["solver_kernel"], k.name());
     }
 }
