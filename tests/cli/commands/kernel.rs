@@ -1,6 +1,6 @@
 //! `SUDOKU_BATCH_KERNEL`: every kernel this CPU runs gives the same solve output and is
-//! named in bench's export and in solve's report; an unknown kernel, or one the CPU lacks, stops the binary with
-//! one line and exit status 2.
+//! named in bench's export and in solve's report; an unknown kernel, or one the CPU lacks,
+//! stops the binary with one line and exit status 2.
 
 use crate::common;
 

@@ -268,14 +268,7 @@ pub(super) fn place_lanes(x: __m256i, hits: __m256i) -> (__m256i, __m256i) {
         clash = _mm256_or_si256(clash, rest);
     }
     // Two hits in one box, in different rows: the box's minirow flagged in two rows.
-    let m = _mm256_and_si256(
-        or3(
-            hits,
-            _mm256_srli_epi32::<1>(hits),
-            _mm256_srli_epi32::<2>(hits),
-        ),
-        splat(MINIROW_LOW),
-    );
+    let m = minirows(hits);
     let (m9, m18) = (_mm256_srli_epi32::<9>(m), _mm256_srli_epi32::<18>(m));
     let shared = or3(
         _mm256_and_si256(m, m9),
@@ -447,6 +440,17 @@ pub(super) fn band_counts(cand: Boards) -> [[u32; 3]; 3] {
     [0, 1, 2].map(|b| [out[0][b], out[1][b], out[2][b]])
 }
 
+/// Per lane: the board's minirows that hold a candidate, flagged at their lowest cell
+/// (bit `9r + 3k` for row `r`, box `k`).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn minirows(x: __m256i) -> __m256i {
+    _mm256_and_si256(
+        or3(x, _mm256_srli_epi32::<1>(x), _mm256_srli_epi32::<2>(x)),
+        splat(MINIROW_LOW),
+    )
+}
+
 /// Per lane, the index of the board into `COMPLEX_T`: bit `3k + r` set when row `r` has a
 /// candidate in box `k`. The minirow flags sit at bits `9r + 3k`: row 0's are where the
 /// key wants them, row 1's move down by 8 and row 2's by 16, and a mask per row keeps each
@@ -455,10 +459,7 @@ pub(super) fn band_counts(cand: Boards) -> [[u32; 3]; 3] {
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn minirow_keys(x: __m256i) -> __m256i {
-    let m = _mm256_and_si256(
-        or3(x, _mm256_srli_epi32::<1>(x), _mm256_srli_epi32::<2>(x)),
-        splat(MINIROW_LOW),
-    );
+    let m = minirows(x);
     or3(
         _mm256_and_si256(m, splat(0o111)),
         _mm256_and_si256(_mm256_srli_epi32::<8>(m), splat(0o222)),
